@@ -1,0 +1,69 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Locker",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "locker", targets: ["locker"]),
+        .library(name: "LockerCore", targets: ["LockerCore"]),
+        .library(name: "LockerKit", targets: ["LockerKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .target(
+            name: "LockerKit",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LockerCore",
+            dependencies: [
+                "CCmarkGFM",
+                "LockerKit",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "locker",
+            dependencies: [
+                "LockerCore",
+                "LockerKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LockerCoreTests",
+            dependencies: ["LockerCore", "LockerKit"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LockerKitTests",
+            dependencies: ["LockerKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "lockerTests",
+            dependencies: ["locker", "LockerKit"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,255 @@
+import Crypto
+import Foundation
+import LockerKit
+
+/// The result of reading and checking a vault, and of laying out its bundle when it is clean.
+public struct Compilation: Sendable {
+    /// Every problem found, sorted by file and position; warnings raised to errors under `strict`.
+    public var diagnostics: [Diagnostic]
+    /// How many notes were read.
+    public var noteCount: Int
+    /// The guides built, by kind, locale and ID.
+    public var guides: [Guide]
+    /// The output files, relative to the output folder; empty when the vault has errors.
+    public var files: [OutputFile]
+    public var manifest: Manifest?
+
+    /// Whether the run fails: any error (warnings count as errors under `strict`).
+    public var failed: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Runs the pipeline over a vault: scan → parse → resolve → validate → emit.
+///
+/// Stages are values in, values and diagnostics out; nothing is written here (see ``OutputWriter``).
+public struct Compiler: Sendable {
+    public var vault: URL
+    /// Warnings fail the run.
+    public var strict: Bool
+    /// A folder inside the vault that is not content (the output folder).
+    public var skipping: [URL]
+    /// Where `SOURCE_DATE_EPOCH` is read from.
+    public var environment: [String: String]
+    /// Parse results by note path and content hash, reused across compilations.
+    public var cache: ParseCache?
+
+    public init(
+        vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
+        cache: ParseCache? = nil
+    ) {
+        self.vault = vault
+        self.strict = strict
+        self.skipping = skipping
+        self.environment = environment
+        self.cache = cache
+    }
+
+    /// Reads and checks the vault; lays out the bundle when nothing fails.
+    /// Throws ``LockerError`` only when the vault itself cannot be read.
+    public func compile() throws -> Compilation {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: vault.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw LockerError.io("no vault folder at \(vault.path)")
+        }
+        var diagnostics: [Diagnostic] = []
+
+        // Configuration.
+        var config = VaultConfig()
+        let configURL = vault.appendingPathComponent(VaultConfig.fileName)
+        if fileManager.fileExists(atPath: configURL.path) {
+            guard let data = fileManager.contents(atPath: configURL.path) else {
+                throw LockerError.io("cannot read \(configURL.path)")
+            }
+            let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20).decode(Array(data), file: VaultConfig.fileName)
+            diagnostics += decodeDiagnostics.filter { $0.severity != .warning }
+            if let decoded {
+                let (parsed, configDiagnostics) = VaultConfig.parse(decoded.text)
+                config = parsed
+                diagnostics += configDiagnostics
+            }
+        }
+
+        // Scan.
+        let scanner = VaultScanner(
+            root: vault, config: config, skipping: skipping.map { $0.standardizedFileURL.path })
+        let listing = try scanner.scan()
+        diagnostics += listing.diagnostics
+
+        // Parse, in parallel.
+        let parsed = parseNotes(listing.notes, config: config)
+        var notes: [ParsedNote] = []
+        for (note, noteDiagnostics) in parsed {
+            diagnostics += noteDiagnostics
+            if let note { notes.append(note) }
+        }
+
+        // Identity.
+        diagnostics += Self.duplicateIDs(notes)
+
+        // Resolve and build, in parallel.
+        let index = VaultIndex(notes: notes, assets: listing.assets.map(\.path), locales: config.locales)
+        let resolver = LinkResolver(index: index, unresolvedSeverity: config.unresolvedLinks)
+        let assets = AssetCatalog(root: vault)
+        let embedDepth = config.embedDepth
+        let built = Self.parallelMap(Array(notes.indices)) { noteIndex in
+            var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+            return builder.guide(noteIndex)
+        }
+        var guides: [Guide] = []
+        for (guide, guideDiagnostics) in built {
+            guides.append(guide)
+            diagnostics += guideDiagnostics
+        }
+        guides.sort { ($0.id, $0.locale) < ($1.id, $1.locale) }
+
+        diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)
+        var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, guides: guides, files: [])
+        guard !compilation.failed else { return compilation }
+
+        // Emit.
+        let writer = BundleWriter(config: config, generatedAt: generatedAt())
+        do {
+            let (files, manifest) = try writer.render(guides: guides, assets: assets.all)
+            compilation.files = files
+            compilation.manifest = manifest
+        } catch {
+            throw LockerError.io("cannot encode the bundle: \(error)")
+        }
+        return compilation
+    }
+
+    private func parseNotes(_ files: [VaultFile], config: VaultConfig) -> [(ParsedNote?, [Diagnostic])] {
+        let parser = NoteParser(config: config)
+        let cache = self.cache
+        return Self.parallelMap(files) { file in
+            let data: Data
+            do {
+                data = try Data(contentsOf: file.url)
+            } catch {
+                return (nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error.localizedDescription)", file: file.path)])
+            }
+            let bytes = Array(data)
+            let key = ParseCache.Key(path: file.path, sha256: SHA256.hash(data: bytes).hexString)
+            if let cached = cache?.lookup(key) { return cached }
+            let result = parser.parse(path: file.path, bytes: bytes)
+            cache?.store(result, for: key)
+            return result
+        }
+    }
+
+    /// Errors for documents of one kind and locale that share an ID.
+    static func duplicateIDs(_ notes: [ParsedNote]) -> [Diagnostic] {
+        struct Key: Hashable {
+            var kind: ContentKind
+            var locale: String
+            var id: String
+        }
+        var first: [Key: ParsedNote] = [:]
+        var diagnostics: [Diagnostic] = []
+        for note in notes {
+            let key = Key(kind: note.kind, locale: note.locale, id: note.id)
+            if let earlier = first[key] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .idDuplicate, "\(note.kind) id '\(note.id)' (\(note.locale)) is already used by \(earlier.path)",
+                        file: note.path, at: note.idPosition,
+                        hint: "give one of them a different 'id:' in its frontmatter, or a 'lang:' if it is a translation"))
+            } else {
+                first[key] = note
+            }
+        }
+        return diagnostics
+    }
+
+    /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.
+    func generatedAt() -> String? {
+        let seconds: Int?
+        if let value = environment["SOURCE_DATE_EPOCH"] {
+            seconds = Int(value.trimmingWhitespace)
+        } else {
+            seconds = Self.lastCommitTime(of: vault)
+        }
+        guard let seconds else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    private static func lastCommitTime(of folder: URL) -> Int? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", folder.path, "log", "-1", "--format=%ct", "--", "."]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Int(String(decoding: data, as: UTF8.self).trimmingWhitespace)
+    }
+
+    /// Maps in parallel on every core, keeping the order of the input.
+    static func parallelMap<Input: Sendable, Output: Sendable>(
+        _ inputs: [Input], _ transform: @Sendable (Input) -> Output
+    ) -> [Output] {
+        let results = ResultSlots<Output>(count: inputs.count)
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+            results.set(index, transform(inputs[index]))
+        }
+        return results.values
+    }
+}
+
+/// Slots filled from several threads, read once all are done.
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) {
+        lock.lock()
+        slots[index] = value
+        lock.unlock()
+    }
+
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.compactMap { $0 }
+    }
+}
+
+/// Parse results keyed by note path and content hash: what an incremental build reuses.
+public final class ParseCache: @unchecked Sendable {
+    struct Key: Hashable {
+        var path: String
+        var sha256: String
+    }
+
+    private var entries: [Key: (ParsedNote?, [Diagnostic])] = [:]
+    private let lock = NSLock()
+    /// How many lookups found a result; for tests and benchmarks.
+    public private(set) var hits = 0
+
+    public init() {}
+
+    func lookup(_ key: Key) -> (ParsedNote?, [Diagnostic])? {
+        lock.lock()
+        defer { lock.unlock() }
+        let found = entries[key]
+        if found != nil { hits += 1 }
+        return found
+    }
+
+    func store(_ result: (ParsedNote?, [Diagnostic]), for key: Key) {
+        lock.lock()
+        entries[key] = result
+        lock.unlock()
+    }
+}

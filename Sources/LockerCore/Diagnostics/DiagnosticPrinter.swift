@@ -1,0 +1,113 @@
+import Foundation
+import LockerKit
+
+/// Formats diagnostics for people, for tools, and for GitHub Actions.
+public struct DiagnosticPrinter: Sendable {
+    /// The output formats of `locker check --format`.
+    public enum Format: String, Sendable, CaseIterable {
+        /// `path:line:col: severity: message [code]`, with an indented hint line.
+        case text
+        /// One JSON document with every diagnostic and a summary.
+        case json
+        /// GitHub Actions workflow commands, shown as annotations on a pull request.
+        case github
+    }
+
+    public var format: Format
+    /// Prepended to every file path, so paths are relative to where the command was run.
+    public var pathPrefix: String
+
+    public init(format: Format, pathPrefix: String = "") {
+        self.format = format
+        self.pathPrefix = pathPrefix
+    }
+
+    private func path(_ diagnostic: Diagnostic) -> String {
+        guard !pathPrefix.isEmpty else { return diagnostic.file }
+        return pathPrefix.hasSuffix("/") ? pathPrefix + diagnostic.file : pathPrefix + "/" + diagnostic.file
+    }
+
+    /// Renders the diagnostics (already sorted) and a summary of the run.
+    public func render(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+        switch format {
+        case .text: return text(diagnostics, notesChecked: notesChecked)
+        case .json: return json(diagnostics, notesChecked: notesChecked)
+        case .github: return github(diagnostics)
+        }
+    }
+
+    private func text(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+        var out = ""
+        for diagnostic in diagnostics {
+            out += "\(path(diagnostic)):\(diagnostic.position.line):\(diagnostic.position.column): "
+            out += "\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+            if let hint = diagnostic.hint { out += "  hint: \(hint)\n" }
+        }
+        out += Self.summary(diagnostics, notesChecked: notesChecked) + "\n"
+        return out
+    }
+
+    /// `3 notes checked: 1 error, 2 warnings.`
+    public static func summary(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        return "\(plural(notesChecked, "note")) checked: \(plural(errors, "error")), \(plural(warnings, "warning"))."
+    }
+
+    private func json(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+        let items: [JSONValue] = diagnostics.map { diagnostic in
+            var object: [String: JSONValue] = [
+                "severity": .string(diagnostic.severity.rawValue),
+                "code": .string(diagnostic.code.rawValue),
+                "message": .string(diagnostic.message),
+                "file": .string(path(diagnostic)),
+                "line": .int(diagnostic.position.line),
+                "column": .int(diagnostic.position.column),
+            ]
+            if let hint = diagnostic.hint { object["hint"] = .string(hint) }
+            return .object(object)
+        }
+        let document: JSONValue = .object([
+            "diagnostics": .array(items),
+            "summary": .object([
+                "notes": .int(notesChecked),
+                "errors": .int(diagnostics.filter { $0.severity == .error }.count),
+                "warnings": .int(diagnostics.filter { $0.severity == .warning }.count),
+            ]),
+        ])
+        return String(decoding: CanonicalJSON.data(for: document), as: UTF8.self)
+    }
+
+    private func github(_ diagnostics: [Diagnostic]) -> String {
+        var out = ""
+        for diagnostic in diagnostics {
+            let command =
+                switch diagnostic.severity {
+                case .error: "error"
+                case .warning: "warning"
+                case .note: "notice"
+                }
+            let properties = [
+                "file=" + Self.escapeProperty(path(diagnostic)),
+                "line=\(diagnostic.position.line)",
+                "col=\(diagnostic.position.column)",
+                "title=" + Self.escapeProperty(diagnostic.code.rawValue),
+            ].joined(separator: ",")
+            var message = diagnostic.message
+            if let hint = diagnostic.hint { message += "\n" + hint }
+            out += "::\(command) \(properties)::\(Self.escapeData(message))\n"
+        }
+        return out
+    }
+
+    static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}

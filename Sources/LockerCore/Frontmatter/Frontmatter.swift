@@ -1,0 +1,32 @@
+import LockerKit
+
+/// The typed keys of a note's frontmatter; everything else is kept under ``extra``.
+struct Frontmatter: Sendable, Hashable {
+    var id: String?
+    var idPosition: SourcePosition?
+    var kind: ContentKind?
+    var type: String?
+    var title: String?
+    var subtitle: String?
+    var description: String?
+    var category: String?
+    var lang: String?
+    var aliases: [String] = []
+    var tags: [String] = []
+    var order: Int?
+    var extra: [String: JSONValue] = [:]
+
+    /// Practice module categories, per the Mothership content model.
+    static let categories = ["briefing", "knots", "maneuvering", "mooring", "safety"]
+    /// How an app presents a guide.
+    static let guideTypes = ["document", "briefing", "checklist"]
+}
+
+/// A note split into its frontmatter and the body cmark reads.
+struct SplitNote: Sendable {
+    /// The YAML between the fences, and the 1-based line it starts on.
+    var yaml: String?
+    var yamlFirstLine = 2
+    /// The whole text with the frontmatter lines blanked, so body positions stay true.
+    var body: String
+}

@@ -1,0 +1,102 @@
+import LockerKit
+import Yams
+
+/// Reads YAML into ``YAMLValue``s with file positions, turning every failure into a diagnostic.
+struct YAMLReader: Sendable {
+    /// How many values one document may expand to: stops alias bombs long before memory does.
+    var nodeBudget = 10_000
+    /// Added to YAML's own line numbers: the line the YAML starts at in its file, minus one.
+    var lineOffset = 0
+    /// The file the YAML came from, for diagnostics.
+    var file: String
+    /// Codes to report syntax errors and complexity with.
+    var syntaxCode: DiagnosticCode = .frontmatterSyntax
+    var complexityCode: DiagnosticCode = .frontmatterTooComplex
+    var duplicateCode: DiagnosticCode = .frontmatterDuplicateKey
+
+    /// The parsed document, nil for an empty one; or the diagnostic that stopped it.
+    func read(_ text: String) -> Result<YAMLValue?, Diagnostic> {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return .failure(diagnostic(for: error))
+        } catch {
+            return .failure(Diagnostic(.error, syntaxCode, "invalid YAML: \(error)", file: file, at: position(line: 1, column: 1)))
+        }
+        guard let node else { return .success(nil) }
+        var budget = nodeBudget
+        guard let value = convert(node, budget: &budget) else {
+            return .failure(
+                Diagnostic(
+                    .error, complexityCode,
+                    "YAML expands to more than \(nodeBudget) values; aliases (*name) may be multiplying it",
+                    file: file, at: position(node.mark)))
+        }
+        return .success(value)
+    }
+
+    private func position(line: Int, column: Int) -> SourcePosition {
+        SourcePosition(line: max(1, line) + lineOffset, column: max(1, column))
+    }
+
+    private func position(_ mark: Mark?) -> SourcePosition {
+        position(line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    private func diagnostic(for error: YamlError) -> Diagnostic {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            return Diagnostic(.error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(mark))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let name = duplicates.first ?? "?"
+            return Diagnostic(
+                .error, duplicateCode, "key '\(name)' appears more than once", file: file,
+                at: position(context.mark))
+        case .reader(let problem, _, _, _):
+            return Diagnostic(.error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(line: 1, column: 1))
+        default:
+            return Diagnostic(.error, syntaxCode, "invalid YAML", file: file, at: position(line: 1, column: 1))
+        }
+    }
+
+    /// Converts with an explicit budget; nil once the budget runs out.
+    private func convert(_ node: Node, budget: inout Int) -> YAMLValue? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
+        switch node {
+        case .scalar(let scalar):
+            return .scalar(scalar.string, scalarType(scalar), position(scalar.mark))
+        case .sequence(let sequence):
+            var values: [YAMLValue] = []
+            for element in sequence {
+                guard let value = convert(element, budget: &budget) else { return nil }
+                values.append(value)
+            }
+            return .sequence(values, position(sequence.mark))
+        case .mapping(let mapping):
+            var entries: [YAMLValue.Entry] = []
+            for (key, value) in mapping {
+                guard let keyValue = convert(key, budget: &budget), let converted = convert(value, budget: &budget)
+                else { return nil }
+                let keyText = keyValue.scalarText ?? ""
+                entries.append(.init(key: keyText, keyPosition: keyValue.position, value: converted))
+            }
+            return .mapping(entries, position(mapping.mark))
+        case .alias(let alias):
+            return .scalar("", .null, position(alias.mark))
+        }
+    }
+
+    private func scalarType(_ scalar: Node.Scalar) -> YAMLValue.ScalarType {
+        guard scalar.style == .plain || scalar.style == .any else { return .string }
+        switch Resolver.default.resolveTag(of: .scalar(scalar)) {
+        case .null: return .null
+        case .bool: return .bool
+        case .int: return .int
+        case .float: return .float
+        default: return .string
+        }
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import LockerKit
+
+/// Builds a note's final document: links resolved to kinds and IDs, embeds expanded, images
+/// pointed at bundle assets.
+///
+/// Diagnostics are reported for the note's own text only; content embedded from another note
+/// was already checked when that note was built, so it is not reported twice.
+struct DocumentBuilder {
+    let index: VaultIndex
+    let resolver: LinkResolver
+    let assets: AssetCatalog
+    let embedDepth: Int
+
+    /// The note being built, the notes (and fragments) being embedded, outermost first.
+    private var stack: [EmbedKey] = []
+    private var rootIndex = 0
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Set when an expansion below the current root embed hits a cycle or the depth limit.
+    private var nestedProblem: (code: DiagnosticCode, chain: [EmbedKey])?
+
+    private struct EmbedKey: Hashable {
+        var note: Int
+        var fragment: String?
+    }
+
+    init(index: VaultIndex, resolver: LinkResolver, assets: AssetCatalog, embedDepth: Int) {
+        self.index = index
+        self.resolver = resolver
+        self.assets = assets
+        self.embedDepth = embedDepth
+    }
+
+    private var reporting: Bool { stack.count <= 1 }
+    private var current: ParsedNote { index.notes[stack.last?.note ?? rootIndex] }
+
+    /// The guide for the note at `noteIndex`, and what was wrong with its links.
+    mutating func guide(_ noteIndex: Int) -> (Guide, [Diagnostic]) {
+        rootIndex = noteIndex
+        stack = [EmbedKey(note: noteIndex, fragment: nil)]
+        diagnostics = []
+        let note = index.notes[noteIndex]
+        let blocks = convert(note.blocks)
+        let sections = note.sections.map { convert($0) }
+        var tags = note.frontmatter.tags
+        for tag in note.bodyTags where !tags.contains(tag) { tags.append(tag) }
+        let guide = Guide(
+            id: note.id, uuid: ContentIdentity.uuid(kind: note.kind, id: note.id).uuidString.lowercased(),
+            locale: note.locale, title: note.title, subtitle: note.frontmatter.subtitle ?? note.frontmatter.description,
+            category: note.frontmatter.category, type: note.frontmatter.type ?? "document", tags: tags,
+            aliases: note.frontmatter.aliases, order: note.frontmatter.order, source: note.path,
+            extra: note.frontmatter.extra, blocks: blocks, sections: sections)
+        return (guide, diagnostics)
+    }
+
+    private mutating func report(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition, hint: String? = nil
+    ) {
+        guard reporting else { return }
+        diagnostics.append(Diagnostic(severity, code, message, file: current.path, at: position, hint: hint))
+    }
+
+    private mutating func convert(_ section: ParsedSection) -> Section {
+        Section(
+            anchor: section.anchor, level: section.level, title: section.plainTitle, titleSpans: spans(section.title),
+            blocks: convert(section.blocks), sections: section.sections.map { convert($0) })
+    }
+
+    private mutating func convert(_ blocks: [ParsedBlock]) -> [Block] {
+        blocks.compactMap { convert($0) }
+    }
+
+    private mutating func convert(_ block: ParsedBlock) -> Block? {
+        let content: Block.Content
+        switch block.content {
+        case .paragraph(let inlines): content = .paragraph(spans(inlines))
+        case .heading(_, let inlines): content = .paragraph([.bold(spans(inlines))])
+        case .list(let style, let start, let items):
+            let converted = items.map { item in
+                Block.List.Item(checked: item.checked, blocks: convert(item.blocks), blockID: item.blockID)
+            }
+            content = .list(Block.List(style: style, start: start, items: converted))
+        case .callout(let type, let title, let fold, let children):
+            content = .callout(
+                Block.Callout(calloutType: type, title: title.map { spans($0) }, fold: fold, blocks: convert(children)))
+        case .quote(let children): content = .quote(convert(children))
+        case .code(let language, let text): content = .code(language: language, text: text)
+        case .table(let align, let header, let rows):
+            content = .table(
+                Block.Table(align: align, header: header.map { spans($0) }, rows: rows.map { $0.map { spans($0) } }))
+        case .image(let source, let alt, let width, let height):
+            guard let src = imageSource(source, at: block.position) else { return nil }
+            content = .image(Block.Image(src: src, alt: alt, width: width, height: height))
+        case .embed(let link):
+            guard let embedded = embed(link) else {
+                var plain = link
+                plain.isEmbed = false
+                return Block(.paragraph(spans([.wikiLink(plain)])), blockID: block.blockID)
+            }
+            content = embedded
+        case .rule: content = .rule
+        }
+        return Block(content, blockID: block.blockID)
+    }
+
+    // MARK: Inlines
+
+    private mutating func spans(_ inlines: [Inline]) -> [Span] {
+        var result: [Span] = []
+        for inline in inlines {
+            switch inline {
+            case .text(let text): result.append(.text(text))
+            case .emphasis(let children): result.append(.italic(spans(children)))
+            case .strong(let children): result.append(.bold(spans(children)))
+            case .strikethrough(let children): result.append(.strikethrough(spans(children)))
+            case .highlight(let children): result.append(.highlight(spans(children)))
+            case .code(let text): result.append(.code(text))
+            case .tag(let tag): result.append(.tag(tag))
+            case .softBreak: result.append(.lineBreak)
+            case .lineBreak: result.append(.lineBreak)
+            case .wikiLink(let link), .embed(let link):
+                let text = [Span.text(Self.displayText(link))]
+                if let target = noteTarget(link) { result.append(.link(target, text)) } else { result += text }
+            case .link(let destination, let children, let position):
+                let text = spans(children)
+                if let target = markdownTarget(destination, at: position) {
+                    result.append(.link(target, text))
+                } else {
+                    result += text
+                }
+            case .image(_, let alt, _):
+                result.append(.text(alt))
+            }
+        }
+        return Self.mergeText(result)
+    }
+
+    private static func mergeText(_ spans: [Span]) -> [Span] {
+        var result: [Span] = []
+        for span in spans {
+            if case .text(let next) = span, case .text(let previous)? = result.last {
+                result[result.count - 1] = .text(previous + next)
+            } else {
+                result.append(span)
+            }
+        }
+        return result
+    }
+
+    /// What Obsidian shows for a link: the alias, else the target and fragment as written.
+    static func displayText(_ link: WikiLink) -> String {
+        if let display = link.display { return display }
+        let fragment = link.fragment.map { $0.replacingOccurrences(of: "#", with: " > ") }
+        switch (link.target.isEmpty, fragment) {
+        case (true, let fragment?): return fragment.hasPrefix("^") ? link.target : fragment
+        case (false, let fragment?): return fragment.hasPrefix("^") ? link.target : link.target + " > " + fragment
+        default: return link.target
+        }
+    }
+
+    // MARK: Links
+
+    /// The document a wikilink names, or nil (with a diagnostic) when it names none.
+    private mutating func noteTarget(_ link: WikiLink) -> LinkTarget? {
+        guard !(link.target.isEmpty && link.fragment == nil) else {
+            report(.warning, .linkEmpty, "empty link '[[]]'", at: link.position)
+            return nil
+        }
+        guard let found = findNote(link.target, at: link.position) else { return nil }
+        let note = index.notes[found]
+        var anchor: String?
+        if let fragment = link.fragment { anchor = self.anchor(for: fragment, in: found, at: link.position) }
+        return .document(
+            kind: note.kind, id: note.id, uuid: ContentIdentity.uuid(kind: note.kind, id: note.id).uuidString.lowercased(),
+            anchor: anchor)
+    }
+
+    private mutating func findNote(_ target: String, at position: SourcePosition) -> Int? {
+        switch resolver.resolveNote(target, from: stack.last?.note ?? rootIndex) {
+        case .found(let found): return found
+        case .notFound:
+            report(
+                resolver.unresolvedSeverity, .linkBroken, "no note named '\(target)'", at: position,
+                hint: "create the note, or fix the link")
+        case .ambiguous(let candidates):
+            let paths = candidates.map { index.notes[$0].path }.joined(separator: ", ")
+            report(
+                .error, .linkAmbiguous, "'\(target)' could mean several notes: \(paths)", at: position,
+                hint: "write the path, e.g. [[\(VaultPath.removingExtension(index.notes[candidates[0]].path))]]")
+        case .outsideVault:
+            report(.error, .linkOutsideVault, "link '\(target)' leads outside the vault", at: position)
+        }
+        return nil
+    }
+
+    /// The anchor for `#Heading`, `#H2#H3` or `#^block` in a note, reporting it when missing.
+    private mutating func anchor(for fragment: String, in noteIndex: Int, at position: SourcePosition) -> String? {
+        let note = index.notes[noteIndex]
+        if fragment.hasPrefix("^") {
+            let id = String(fragment.dropFirst())
+            if note.blocksByID[id] != nil { return fragment }
+            report(.warning, .linkBrokenBlock, "'\(note.path)' has no block '^\(id)'", at: position)
+            return nil
+        }
+        let last = fragment.split(separator: "#").last.map(String.init) ?? fragment
+        let key = NoteParser.headingKey(last)
+        if let anchor = note.headings[key] { return anchor }
+        if let anchor = note.headings.values.first(where: { $0 == Slug.make(last) }) { return anchor }
+        report(.warning, .linkBrokenHeading, "'\(note.path)' has no heading '\(last)'", at: position)
+        return nil
+    }
+
+    /// A markdown link's target: a safe URL, or a note of the vault.
+    private mutating func markdownTarget(_ destination: String, at position: SourcePosition) -> LinkTarget? {
+        if let scheme = LinkResolver.scheme(of: destination) {
+            if LinkResolver.isSafeURL(destination) { return .url(destination) }
+            report(
+                .warning, .linkUnsafeURL, "'\(scheme):' links are not kept: only http, https, mailto and tel",
+                at: position)
+            return nil
+        }
+        var path = destination.removingPercentEncoding ?? destination
+        var fragment: String?
+        if let hash = path.firstIndex(of: "#") {
+            fragment = String(path[path.index(after: hash)...])
+            path = String(path[..<hash])
+        }
+        path = VaultPath.normalize(path)
+        if !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("."), !path.contains("/") {
+            // A bare name behaves as in a wikilink; anything with folders is relative to the note.
+        } else if !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix(".") {
+            path = "./" + path
+        }
+        let link = WikiLink(
+            target: path, fragment: fragment.map { $0.replacingOccurrences(of: "-", with: " ") }, display: nil,
+            isEmbed: false, position: position)
+        let fileExtension = VaultPath.fileExtension(of: path)
+        if !fileExtension.isEmpty, fileExtension != "md" {
+            report(
+                .warning, .embedUnsupported, "links to files other than notes are not carried: '\(destination)'",
+                at: position)
+            return nil
+        }
+        return noteTarget(link)
+    }
+
+    // MARK: Images
+
+    private mutating func imageSource(_ source: String, at position: SourcePosition) -> String? {
+        if let scheme = LinkResolver.scheme(of: source) {
+            if scheme == "https" || scheme == "http" { return source }
+            report(.warning, .linkUnsafeURL, "image from a '\(scheme):' URL dropped", at: position)
+            return nil
+        }
+        let path = VaultPath.normalize(source.removingPercentEncoding ?? source)
+        switch resolver.resolveAsset(path, fromPath: current.path, relativeFirst: false) {
+        case .found(let vaultPath):
+            switch assets.asset(for: vaultPath) {
+            case .success(let asset): return asset.bundlePath
+            case .failure(let error):
+                report(.error, .fileUnreadable, error.description, at: position)
+                return nil
+            }
+        case .notFound:
+            report(resolver.unresolvedSeverity, .linkBroken, "no file named '\(source)'", at: position)
+        case .ambiguous(let candidates):
+            report(
+                .error, .linkAmbiguous, "'\(source)' could mean several files: \(candidates.joined(separator: ", "))",
+                at: position)
+        case .outsideVault:
+            report(.error, .linkOutsideVault, "image '\(source)' lies outside the vault", at: position)
+        }
+        return nil
+    }
+
+    // MARK: Embeds
+
+    /// Expands `![[Note]]`, `![[Note#Heading]]` or `![[Note#^block]]`; nil when it cannot.
+    private mutating func embed(_ link: WikiLink) -> Block.Content? {
+        guard let found = findNote(link.target, at: link.position) else { return nil }
+        let key = EmbedKey(note: found, fragment: link.fragment)
+        let isRootSite = stack.count == 1
+        if stack.contains(key) || (link.fragment == nil && stack.contains(where: { $0.note == found && $0.fragment == nil })) {
+            nestedProblem = (.embedCycle, stack + [key])
+            if isRootSite { reportNested(at: link.position) }
+            return nil
+        }
+        if stack.count > embedDepth {
+            nestedProblem = (.embedTooDeep, stack + [key])
+            if isRootSite { reportNested(at: link.position) }
+            return nil
+        }
+        let note = index.notes[found]
+        var anchor: String?
+        if let fragment = link.fragment {
+            guard let resolved = self.anchor(for: fragment, in: found, at: link.position) else { return nil }
+            anchor = resolved
+        }
+        stack.append(key)
+        defer { stack.removeLast() }
+        var title = note.title
+        var blocks: [Block] = []
+        var sections: [Section] = []
+        if let fragment = link.fragment, fragment.hasPrefix("^") {
+            if let block = note.blocksByID[String(fragment.dropFirst())], let converted = convert(block) {
+                blocks = [converted]
+            }
+        } else if let anchor, let section = Self.section(anchor, in: note.sections) {
+            title = section.plainTitle
+            blocks = convert(section.blocks)
+            sections = section.sections.map { convert($0) }
+        } else {
+            blocks = convert(note.blocks)
+            sections = note.sections.map { convert($0) }
+        }
+        if isRootSite, nestedProblem != nil {
+            reportNested(at: link.position)
+        }
+        let target = LinkTarget.document(
+            kind: note.kind, id: note.id, uuid: ContentIdentity.uuid(kind: note.kind, id: note.id).uuidString.lowercased(),
+            anchor: anchor)
+        return .embed(Block.Embed(target: target, title: title, blocks: blocks, sections: sections))
+    }
+
+    private mutating func reportNested(at position: SourcePosition) {
+        guard let (code, chain) = nestedProblem else { return }
+        nestedProblem = nil
+        let names = chain.map { key in
+            index.notes[key.note].path + (key.fragment.map { "#" + $0 } ?? "")
+        }.joined(separator: " → ")
+        if code == .embedCycle {
+            report(.error, .embedCycle, "embeds form a cycle: \(names)", at: position, hint: "replace one embed with a link")
+        } else {
+            report(
+                .error, .embedTooDeep, "embeds nest deeper than \(embedDepth): \(names)", at: position,
+                hint: "link instead of embedding, or raise embedDepth in locker.yml")
+        }
+    }
+
+    private static func section(_ anchor: String, in sections: [ParsedSection]) -> ParsedSection? {
+        for section in sections {
+            if section.anchor == anchor { return section }
+            if let nested = self.section(anchor, in: section.sections) { return nested }
+        }
+        return nil
+    }
+}

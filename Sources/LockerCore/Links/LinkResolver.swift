@@ -1,0 +1,114 @@
+import Foundation
+import LockerKit
+
+/// Resolves link targets the way Obsidian does, reporting every failure as a diagnostic.
+///
+/// A note is found by its path (from the vault root, or relative with `./` and `../`), by a
+/// path suffix, by its file name, then by an alias; each step tries exact case, then any case.
+/// Several notes that are translations of one document count as one match.
+struct LinkResolver: Sendable {
+    let index: VaultIndex
+    let unresolvedSeverity: Severity
+
+    /// The outcome of resolving a note link.
+    enum NoteResolution: Equatable {
+        case found(Int)
+        case notFound
+        case ambiguous([Int])
+        case outsideVault
+    }
+
+    /// Resolves a link's target text as written in the note at `fromPath`.
+    func resolveNote(_ rawTarget: String, from fromIndex: Int) -> NoteResolution {
+        let from = index.notes[fromIndex]
+        var target = rawTarget
+        if target.isEmpty { return .found(fromIndex) }
+        if target.lowercased().hasSuffix(".md") { target = String(target.dropLast(3)) }
+        let folder = VaultPath.folder(of: from.path)
+        let isRelative = target.hasPrefix("./") || target.hasPrefix("../")
+        if isRelative || target.hasPrefix("/") || target.split(separator: "/").contains("..") {
+            guard let resolved = VaultPath.resolve(target, from: isRelative ? folder : "") else { return .outsideVault }
+            return choose(index.notes(atPath: resolved), from: from)
+        }
+        if target.contains("/") {
+            let exact = index.notes(atPath: target)
+            if !exact.isEmpty { return choose(exact, from: from) }
+            return choose(index.notes(matchingPartialPath: target), from: from)
+        }
+        let named = index.notes(named: target)
+        if !named.isEmpty { return choose(named, from: from) }
+        return choose(index.notes(aliased: target), from: from)
+    }
+
+    /// One document among candidates: translations collapse to the one in the linking note's
+    /// locale; distinct documents are ambiguous unless exactly one sits in the linking note's folder.
+    private func choose(_ candidates: [Int], from: ParsedNote) -> NoteResolution {
+        guard !candidates.isEmpty else { return .notFound }
+        var byIdentity: [VaultIndex.NoteIdentity: [Int]] = [:]
+        for candidate in candidates { byIdentity[index.identity(of: candidate), default: []].append(candidate) }
+        if byIdentity.count == 1, let group = byIdentity.values.first {
+            return .found(preferredTranslation(group, locale: from.locale))
+        }
+        let folder = VaultPath.folder(of: from.path)
+        let local = byIdentity.values.filter { group in group.contains { VaultPath.folder(of: index.notes[$0].path) == folder } }
+        if local.count == 1, let group = local.first {
+            return .found(preferredTranslation(group, locale: from.locale))
+        }
+        return .ambiguous(candidates.sorted { index.notes[$0].path < index.notes[$1].path })
+    }
+
+    /// The translation in `locale` when there is one, else the first by path.
+    func preferredTranslation(_ group: [Int], locale: String) -> Int {
+        let sorted = group.sorted { index.notes[$0].path < index.notes[$1].path }
+        return sorted.first { index.notes[$0].locale == locale } ?? sorted[0]
+    }
+
+    /// Resolves an image or file target to a vault asset path.
+    func resolveAsset(_ rawTarget: String, fromPath: String, relativeFirst: Bool) -> AssetResolution {
+        let target = rawTarget
+        let folder = VaultPath.folder(of: fromPath)
+        if relativeFirst || target.hasPrefix("./") || target.hasPrefix("../") || target.hasPrefix("/")
+            || target.split(separator: "/").contains("..")
+        {
+            let base = target.hasPrefix("/") ? "" : folder
+            guard let resolved = VaultPath.resolve(target, from: base) else { return .outsideVault }
+            let found = index.assets(atPath: resolved)
+            if let first = found.first { return .found(first) }
+            if !relativeFirst || target.hasPrefix("../") || target.hasPrefix("/") { return .notFound }
+        }
+        let exact = index.assets(atPath: target)
+        if let first = exact.first { return .found(first) }
+        let matches = index.assets(matching: target)
+        switch matches.count {
+        case 0: return .notFound
+        case 1: return .found(matches[0])
+        default:
+            let local = matches.filter { VaultPath.folder(of: $0) == folder }
+            return local.count == 1 ? .found(local[0]) : .ambiguous(matches)
+        }
+    }
+
+    /// The outcome of resolving a file link.
+    enum AssetResolution: Equatable {
+        case found(String)
+        case notFound
+        case ambiguous([String])
+        case outsideVault
+    }
+
+    /// Whether a URL's scheme is one apps may open.
+    static func isSafeURL(_ url: String) -> Bool {
+        guard let scheme = scheme(of: url) else { return false }
+        return ["http", "https", "mailto", "tel"].contains(scheme)
+    }
+
+    /// The lowercased scheme of an absolute URL, nil for a relative reference.
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let scheme = url[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
+            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        else { return nil }
+        return scheme.lowercased()
+    }
+}

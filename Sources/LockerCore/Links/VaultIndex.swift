@@ -1,0 +1,111 @@
+import LockerKit
+
+/// Every way a link can name a note or a file: by path, by file name, by alias.
+///
+/// Keys are NFC. Each table has an exact and a lowercased form, for Obsidian's case-insensitive
+/// fallback. A note with a locale suffix (`check-in.ru.md`) is also known by its base name.
+struct VaultIndex: Sendable {
+    let notes: [ParsedNote]
+    private var notesByPath: [String: [Int]] = [:]
+    private var notesByPathLowercased: [String: [Int]] = [:]
+    private var notesByName: [String: [Int]] = [:]
+    private var notesByNameLowercased: [String: [Int]] = [:]
+    private var notesByAlias: [String: [Int]] = [:]
+    private var notesByIdentity: [NoteIdentity: [Int]] = [:]
+    let assets: Set<String>
+    private var assetsByLowercasedPath: [String: [String]] = [:]
+    private var assetsByName: [String: [String]] = [:]
+    private var assetsByLowercasedName: [String: [String]] = [:]
+
+    /// What a link resolves to: a kind and an ID, shared by every translation of a document.
+    struct NoteIdentity: Sendable, Hashable {
+        var kind: ContentKind
+        var id: String
+    }
+
+    init(notes: [ParsedNote], assets: [String], locales: [String]) {
+        self.notes = notes
+        self.assets = Set(assets)
+        for (index, note) in notes.enumerated() {
+            let withoutExtension = VaultPath.removingExtension(note.path)
+            var paths = [withoutExtension]
+            let name = VaultPath.fileName(of: withoutExtension)
+            if let dot = name.lastIndex(of: "."), locales.contains(String(name[name.index(after: dot)...])) {
+                paths.append(VaultPath.removingExtension(withoutExtension))
+            }
+            for path in paths {
+                notesByPath[path, default: []].append(index)
+                notesByPathLowercased[path.lowercased(), default: []].append(index)
+                let name = VaultPath.fileName(of: path)
+                notesByName[name, default: []].append(index)
+                notesByNameLowercased[name.lowercased(), default: []].append(index)
+            }
+            for alias in note.frontmatter.aliases {
+                notesByAlias[alias.lowercased(), default: []].append(index)
+            }
+            notesByIdentity[NoteIdentity(kind: note.kind, id: note.id), default: []].append(index)
+        }
+        for asset in assets {
+            assetsByLowercasedPath[asset.lowercased(), default: []].append(asset)
+            let name = VaultPath.fileName(of: asset)
+            assetsByName[name, default: []].append(asset)
+            assetsByLowercasedName[name.lowercased(), default: []].append(asset)
+        }
+    }
+
+    func identity(of index: Int) -> NoteIdentity {
+        NoteIdentity(kind: notes[index].kind, id: notes[index].id)
+    }
+
+    /// The translations of a document, by locale.
+    func translations(of identity: NoteIdentity) -> [Int] { notesByIdentity[identity] ?? [] }
+
+    /// Candidates for a note path (no extension), exact case first.
+    func notes(atPath path: String) -> [Int] {
+        notesByPath[path] ?? notesByPathLowercased[path.lowercased()] ?? []
+    }
+
+    /// Candidates whose path ends with the link's path, or whose whole path ends the link's path
+    /// (a link written from a folder above the vault root).
+    func notes(matchingPartialPath path: String) -> [Int] {
+        let lowered = path.lowercased()
+        var exact: [Int] = []
+        var folded: [Int] = []
+        for (key, indices) in notesByPath {
+            if key.hasSuffix("/" + path) || path.hasSuffix("/" + key) {
+                exact += indices
+            } else {
+                let lowerKey = key.lowercased()
+                if lowerKey.hasSuffix("/" + lowered) || lowered.hasSuffix("/" + lowerKey) { folded += indices }
+            }
+        }
+        return (exact.isEmpty ? folded : exact).sorted()
+    }
+
+    /// Candidates by file name (no extension), exact case first.
+    func notes(named name: String) -> [Int] {
+        notesByName[name] ?? notesByNameLowercased[name.lowercased()] ?? []
+    }
+
+    /// Candidates by frontmatter alias, ignoring case.
+    func notes(aliased alias: String) -> [Int] { notesByAlias[alias.lowercased()] ?? [] }
+
+    /// Assets at a path, exact case first.
+    func assets(atPath path: String) -> [String] {
+        assets.contains(path) ? [path] : (assetsByLowercasedPath[path.lowercased()] ?? [])
+    }
+
+    /// Assets by file name, or by a path suffix when the link holds folders.
+    func assets(matching target: String) -> [String] {
+        if target.contains("/") {
+            let exact = assets.filter { $0.hasSuffix("/" + target) || target.hasSuffix("/" + $0) }
+            if !exact.isEmpty { return exact.sorted() }
+            let lowered = target.lowercased()
+            return assets.filter {
+                let key = $0.lowercased()
+                return key.hasSuffix("/" + lowered) || lowered.hasSuffix("/" + key)
+            }.sorted()
+        }
+        return (assetsByName[target] ?? assetsByLowercasedName[target.lowercased()] ?? []).sorted()
+    }
+}

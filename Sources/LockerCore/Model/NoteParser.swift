@@ -1,0 +1,138 @@
+import LockerKit
+
+/// Reads one note: decodes it, parses its frontmatter and markdown, and gives it structure.
+///
+/// A pure function of the note's bytes, its path and the vault config, so notes can be parsed
+/// in parallel and results cached by content hash.
+struct NoteParser: Sendable {
+    var config: VaultConfig
+
+    /// The parsed note, or nil with the diagnostics that explain why it could not be read.
+    func parse(path: String, bytes: [UInt8]) -> (ParsedNote?, [Diagnostic]) {
+        let decoder = SourceDecoder(maxBytes: config.maxFileSize)
+        let (decoded, decodeDiagnostics) = decoder.decode(bytes, file: path)
+        guard let source = decoded else { return (nil, decodeDiagnostics) }
+        var diagnostics = decodeDiagnostics
+
+        let frontmatterParser = FrontmatterParser(file: path, config: config)
+        let (split, splitProblem) = frontmatterParser.split(source)
+        if let splitProblem { diagnostics.append(splitProblem) }
+        let (frontmatter, frontmatterDiagnostics) = frontmatterParser.parse(split)
+        diagnostics += frontmatterDiagnostics
+
+        let (body, unterminated) = CommentStripper.strip(split.body)
+        if let unterminated {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, .commentUnterminated, "'%%' comment never closes: the rest of the note is hidden",
+                    file: path, at: source.position(ofOffset: unterminated), hint: "close the comment with '%%'"))
+        }
+        let tree = MarkdownParser.parse(body)
+        var converter = BlockConverter(source: source, file: path)
+        let flat = converter.blocks(tree.children)
+        diagnostics += converter.diagnostics
+
+        var structure = SectionBuilder(file: path)
+        let (h1, blocks, sections) = structure.build(flat)
+        diagnostics += structure.diagnostics
+
+        let identity = identity(path: path, frontmatter: frontmatter)
+        let stem = VaultPath.fileName(of: identity.basePath)
+        let title = frontmatter.title ?? h1.map { $0.plainText } ?? stem
+
+        var headings: [String: String] = [:]
+        var blocksByID: [String: ParsedBlock] = [:]
+        var idPositions: [String: SourcePosition] = [:]
+        func collect(_ blocks: [ParsedBlock]) {
+            for block in blocks {
+                if let id = block.blockID { register(id, block, at: block.position) }
+                switch block.content {
+                case .list(let style, let start, let items):
+                    for (offset, item) in items.enumerated() {
+                        if let id = item.blockID {
+                            let number = start.map { $0 + offset }
+                            let single = ParsedBlock(
+                                content: .list(style: style, start: number, items: [item]), position: block.position)
+                            register(id, single, at: item.blocks.first?.position ?? block.position)
+                        }
+                        collect(item.blocks)
+                    }
+                case .callout(_, _, _, let children), .quote(let children): collect(children)
+                default: break
+                }
+            }
+        }
+        func register(_ id: String, _ block: ParsedBlock, at position: SourcePosition) {
+            if let first = idPositions[id] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .blockDuplicateID, "block ID '^\(id)' is already used at line \(first.line)",
+                        file: path, at: position))
+            } else {
+                idPositions[id] = position
+                blocksByID[id] = block
+            }
+        }
+        func walk(_ sections: [ParsedSection]) {
+            for section in sections {
+                let key = Self.headingKey(section.plainTitle)
+                if headings[key] == nil { headings[key] = section.anchor }
+                collect(section.blocks)
+                walk(section.sections)
+            }
+        }
+        collect(blocks)
+        walk(sections)
+
+        let note = ParsedNote(
+            path: path, kind: identity.kind, id: identity.id,
+            idPosition: frontmatter.idPosition ?? .start, locale: identity.locale, frontmatter: frontmatter,
+            title: title, blocks: blocks, sections: sections, bodyTags: converter.tags, headings: headings,
+            blocksByID: blocksByID, diagnostics: diagnostics)
+        return (note, diagnostics)
+    }
+
+    /// How a heading is matched by `[[Note#Heading]]`: case and spacing do not matter.
+    static func headingKey(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// A note's kind, locale and ID, and its path without extension and locale suffix.
+    func identity(path: String, frontmatter: Frontmatter) -> (kind: ContentKind, locale: String, id: String, basePath: String) {
+        var basePath = VaultPath.removingExtension(path)
+        var suffixLocale: String?
+        let name = VaultPath.fileName(of: basePath)
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            let suffix = String(name[name.index(after: dot)...])
+            if config.locales.contains(suffix) {
+                suffixLocale = suffix
+                basePath = VaultPath.removingExtension(basePath)
+            }
+        }
+        let kind = frontmatter.kind ?? config.kind(forPath: path) ?? .guide
+        let locale = frontmatter.lang ?? suffixLocale ?? config.defaultLocale
+        let derived = Slug.id(forPath: basePath)
+        let id = frontmatter.id ?? (derived.isEmpty ? "note" : derived)
+        return (kind, locale, id, basePath)
+    }
+}
+
+extension Array where Element == Inline {
+    /// The inlines' text, without formatting.
+    var plainText: String {
+        map { inline -> String in
+            switch inline {
+            case .text(let text), .code(let text): text
+            case .tag(let tag): "#" + tag
+            case .softBreak: " "
+            case .lineBreak: "\n"
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .highlight(let children):
+                children.plainText
+            case .link(_, let children, _): children.plainText
+            case .wikiLink(let link), .embed(let link): link.display ?? link.target
+            case .image(_, let alt, _): alt
+            }
+        }.joined()
+    }
+}

@@ -1,0 +1,96 @@
+import LockerKit
+
+/// An Obsidian wikilink or embed as written: `[[target#fragment|display]]`.
+struct WikiLink: Sendable, Hashable {
+    /// The note or file named, NFC; empty for a link into the same note (`[[#Heading]]`).
+    var target: String
+    /// What follows `#`: a heading (`Heading`, or `H2#H3`) or a block reference (`^id`).
+    var fragment: String?
+    /// What follows `|`: the text to show, or for images a size such as `300` or `300x200`.
+    var display: String?
+    /// `![[…]]` rather than `[[…]]`.
+    var isEmbed: Bool
+    /// Where the link starts in its file.
+    var position: SourcePosition
+}
+
+/// Inline content before links are resolved.
+indirect enum Inline: Sendable, Hashable {
+    case text(String)
+    case emphasis([Inline])
+    case strong([Inline])
+    case strikethrough([Inline])
+    case highlight([Inline])
+    case code(String)
+    case wikiLink(WikiLink)
+    /// A markdown link: a URL, or a path to a note or file in the vault.
+    case link(destination: String, children: [Inline], position: SourcePosition)
+    /// An embed or image in the middle of text; lifted into its own block when the note is built.
+    case embed(WikiLink)
+    case image(source: String, alt: String, position: SourcePosition)
+    case tag(String)
+    case softBreak
+    case lineBreak
+}
+
+/// A block before links are resolved.
+struct ParsedBlock: Sendable, Hashable {
+    indirect enum Content: Sendable, Hashable {
+        case paragraph([Inline])
+        case heading(level: Int, [Inline])
+        case list(style: Block.List.Style, start: Int?, items: [ParsedListItem])
+        case callout(type: String, title: [Inline]?, fold: Block.Callout.Fold?, blocks: [ParsedBlock])
+        case quote([ParsedBlock])
+        case code(language: String?, text: String)
+        case table(align: [Block.Table.Alignment], header: [[Inline]], rows: [[[Inline]]])
+        /// An image: a vault path or URL, with its alt text and an optional size.
+        case image(source: String, alt: String, width: Int?, height: Int?)
+        /// A note (or a heading or block of one) shown in place.
+        case embed(WikiLink)
+        case rule
+    }
+
+    var content: Content
+    var blockID: String?
+    var position: SourcePosition
+}
+
+/// A list item before links are resolved.
+struct ParsedListItem: Sendable, Hashable {
+    var checked: Bool?
+    var blocks: [ParsedBlock]
+    var blockID: String?
+}
+
+/// A heading and what stands under it, before links are resolved.
+struct ParsedSection: Sendable, Hashable {
+    var anchor: String
+    var level: Int
+    var title: [Inline]
+    var plainTitle: String
+    var position: SourcePosition
+    var blocks: [ParsedBlock]
+    var sections: [ParsedSection]
+}
+
+/// A note read, parsed and structured, waiting for its links to be resolved.
+///
+/// Depends only on the note's own bytes and the vault config: the unit an incremental build caches.
+struct ParsedNote: Sendable {
+    var path: String
+    var kind: ContentKind
+    var id: String
+    var idPosition: SourcePosition
+    var locale: String
+    var frontmatter: Frontmatter
+    var title: String
+    var blocks: [ParsedBlock]
+    var sections: [ParsedSection]
+    /// Inline `#tags` found in the body, in order of appearance.
+    var bodyTags: [String]
+    /// Heading anchors by the normalised heading text an author links with.
+    var headings: [String: String]
+    /// Every block ID in the note, with the block it marks.
+    var blocksByID: [String: ParsedBlock]
+    var diagnostics: [Diagnostic]
+}

@@ -1,0 +1,85 @@
+/// Turns a file's bytes into ``SourceText``, or into the diagnostic that explains why it cannot.
+struct SourceDecoder: Sendable {
+    /// Files larger than this are not read as notes.
+    var maxBytes: Int
+
+    /// The decoded text (nil when the file cannot be used) and what was noticed on the way.
+    func decode(_ raw: [UInt8], file: String) -> (SourceText?, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        if raw.count > maxBytes {
+            let message = "file is \(raw.count) bytes, over the limit of \(maxBytes)"
+            let hint = "split the note, or raise maxFileSize in locker.yml"
+            return (nil, [Diagnostic(.error, .fileTooLarge, message, file: file, hint: hint)])
+        }
+        var bytes = raw[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes = bytes.dropFirst(3)
+            diagnostics.append(Diagnostic(.note, .fileBOM, "byte order mark removed", file: file))
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            let position = Self.roughPosition(of: nul, in: bytes)
+            let diagnostic = Diagnostic(.error, .fileBinary, "file holds NUL bytes: binary data, not a note", file: file, at: position)
+            return (nil, diagnostics + [diagnostic])
+        }
+        if let bad = Self.firstInvalidUTF8(bytes) {
+            let position = Self.roughPosition(of: bad, in: bytes)
+            let diagnostic = Diagnostic(
+                .error, .fileInvalidUTF8, "file is not valid UTF-8", file: file, at: position,
+                hint: "save the file as UTF-8")
+            return (nil, diagnostics + [diagnostic])
+        }
+        var normalized = [UInt8]()
+        normalized.reserveCapacity(bytes.count)
+        var sawCR = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0x0D {
+                sawCR = true
+                normalized.append(0x0A)
+                if index + 1 < bytes.endIndex, bytes[index + 1] == 0x0A { index += 1 }
+            } else {
+                normalized.append(byte)
+            }
+            index += 1
+        }
+        if sawCR {
+            diagnostics.append(Diagnostic(.note, .fileCRLF, "CRLF line endings read as LF", file: file))
+        }
+        let text = String(decoding: normalized, as: UTF8.self)
+        if text.allSatisfy(\.isWhitespace) {
+            diagnostics.append(Diagnostic(.warning, .fileEmpty, "note is empty", file: file))
+        }
+        return (SourceText(text), diagnostics)
+    }
+
+    /// Where a byte offset sits, counting lines by LF and columns by bytes (the text is not valid
+    /// UTF-8 yet, so scalars cannot be counted).
+    private static func roughPosition(of offset: Int, in bytes: ArraySlice<UInt8>) -> SourcePosition {
+        var line = 1
+        var lineStart = bytes.startIndex
+        for index in bytes.startIndex..<offset where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        let scalars = bytes[lineStart..<offset].reduce(0) { $0 + (($1 & 0xC0) == 0x80 ? 0 : 1) }
+        return SourcePosition(line: line, column: scalars + 1)
+    }
+
+    /// The offset of the first byte that does not belong to a valid UTF-8 sequence.
+    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = bytes.startIndex
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return nil
+            case .error:
+                return offset
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// A per-kind, per-locale list of documents: what an app shows before it opens any document.
+public struct ContentIndex: Sendable, Hashable, Codable {
+    public var kind: ContentKind
+    public var locale: String
+    /// Sorted by `order`, then title, then id.
+    public var entries: [Entry]
+
+    public init(kind: ContentKind, locale: String, entries: [Entry]) {
+        self.kind = kind
+        self.locale = locale
+        self.entries = entries
+    }
+
+    /// A document's summary. Its file is the manifest entry with the same kind, locale and id.
+    public struct Entry: Sendable, Hashable, Codable {
+        public var id: String
+        public var uuid: String
+        public var title: String
+        public var subtitle: String?
+        public var category: String?
+        public var type: String?
+        public var tags: [String]
+        public var order: Int?
+        /// The locale the document was written in: differs from the index's when it fell back.
+        public var locale: String
+
+        public init(
+            id: String, uuid: String, title: String, subtitle: String?, category: String?, type: String?,
+            tags: [String], order: Int?, locale: String
+        ) {
+            self.id = id
+            self.uuid = uuid
+            self.title = title
+            self.subtitle = subtitle
+            self.category = category
+            self.type = type
+            self.tags = tags
+            self.order = order
+            self.locale = locale
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// `manifest.json`: the one mutable file of a bundle, listing every immutable file with its hash.
+public struct Manifest: Sendable, Hashable, Codable {
+    /// `major.minor`; an app refuses a major it does not know.
+    public var schemaVersion: String
+    /// A SHA-256 over every file's path and hash: changes exactly when content changes.
+    public var contentVersion: String
+    /// ISO 8601 UTC time of the content (`SOURCE_DATE_EPOCH`, else the vault's last git commit), or null.
+    public var generatedAt: String?
+    public var title: String?
+    public var defaultLocale: String
+    public var locales: [String]
+    /// The app's URL scheme for deep links (`<scheme>://content/<kind>/<uuid>`), if configured.
+    public var deepLinkScheme: String?
+    /// Every file of the bundle, sorted by path.
+    public var files: [File]
+
+    public init(
+        schemaVersion: String, contentVersion: String, generatedAt: String?, title: String?,
+        defaultLocale: String, locales: [String], deepLinkScheme: String?, files: [File]
+    ) {
+        self.schemaVersion = schemaVersion
+        self.contentVersion = contentVersion
+        self.generatedAt = generatedAt
+        self.title = title
+        self.defaultLocale = defaultLocale
+        self.locales = locales
+        self.deepLinkScheme = deepLinkScheme
+        self.files = files
+    }
+
+    /// One immutable file of the bundle.
+    public struct File: Sendable, Hashable, Codable {
+        /// Relative to the folder holding `manifest.json`.
+        public var path: String
+        /// `index`, `asset`, or a ``ContentKind`` such as `guide`.
+        public var kind: String
+        public var locale: String?
+        /// For a document file: the document's ID.
+        public var id: String?
+        /// For an index: the kind of document it lists.
+        public var lists: String?
+        public var sha256: String
+        public var size: Int
+        /// The strong HTTP ETag: `"sha256-<hex>"`, quotes included.
+        public var etag: String
+
+        public init(
+            path: String, kind: String, locale: String?, id: String?, lists: String?, sha256: String, size: Int
+        ) {
+            self.path = path
+            self.kind = kind
+            self.locale = locale
+            self.id = id
+            self.lists = lists
+            self.sha256 = sha256
+            self.size = size
+            self.etag = "\"sha256-\(sha256)\""
+        }
+    }
+}
+
+/// Version of the bundle schema this library writes and reads.
+public enum BundleSchema {
+    /// Bumped when a reader of the previous major can no longer read bundles.
+    public static let major = 1
+    /// Bumped when fields or kinds are added that old readers may ignore.
+    public static let minor = 0
+    /// `major.minor` as written in the manifest.
+    public static var version: String { "\(major).\(minor)" }
+    /// The folder the bundles of this major version live in, under the output folder.
+    public static var folder: String { "bundles/v\(major)" }
+}

@@ -1,0 +1,130 @@
+/// A run of inline text, as an app renders it without a markdown parser.
+public indirect enum Span: Sendable, Hashable {
+    /// Plain text.
+    case text(String)
+    /// Strong emphasis.
+    case bold([Span])
+    /// Emphasis.
+    case italic([Span])
+    /// Struck-through text.
+    case strikethrough([Span])
+    /// Obsidian's `==highlight==`.
+    case highlight([Span])
+    /// Inline code, shown verbatim.
+    case code(String)
+    /// A link to another document or to a URL.
+    case link(LinkTarget, [Span])
+    /// An Obsidian `#tag`, without the `#`.
+    case tag(String)
+    /// A hard line break.
+    case lineBreak
+}
+
+/// Where a link goes: a resolved document of the bundle, or an external URL.
+public enum LinkTarget: Sendable, Hashable, Codable {
+    /// A document in the same bundle, optionally at a section anchor or block ID.
+    case document(kind: ContentKind, id: String, uuid: String, anchor: String?)
+    /// An external `http`, `https`, `mailto` or `tel` URL.
+    case url(String)
+
+    private enum CodingKeys: String, CodingKey { case kind, id, uuid, anchor, url }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let url = try container.decodeIfPresent(String.self, forKey: .url) {
+            self = .url(url)
+        } else {
+            self = .document(
+                kind: try container.decode(ContentKind.self, forKey: .kind),
+                id: try container.decode(String.self, forKey: .id),
+                uuid: try container.decode(String.self, forKey: .uuid),
+                anchor: try container.decodeIfPresent(String.self, forKey: .anchor))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .url(let url):
+            try container.encode(url, forKey: .url)
+        case .document(let kind, let id, let uuid, let anchor):
+            try container.encode(kind, forKey: .kind)
+            try container.encode(id, forKey: .id)
+            try container.encode(uuid, forKey: .uuid)
+            try container.encodeIfPresent(anchor, forKey: .anchor)
+        }
+    }
+}
+
+extension Span: Codable {
+    private enum CodingKeys: String, CodingKey { case type, text, children, target }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        func children() throws -> [Span] { try container.decode([Span].self, forKey: .children) }
+        switch type {
+        case "text": self = .text(try container.decode(String.self, forKey: .text))
+        case "bold": self = .bold(try children())
+        case "italic": self = .italic(try children())
+        case "strikethrough": self = .strikethrough(try children())
+        case "highlight": self = .highlight(try children())
+        case "code": self = .code(try container.decode(String.self, forKey: .text))
+        case "link": self = .link(try container.decode(LinkTarget.self, forKey: .target), try children())
+        case "tag": self = .tag(try container.decode(String.self, forKey: .text))
+        case "lineBreak": self = .lineBreak
+        default:
+            // A span type from a newer minor version: keep its text if it has any.
+            self = .text((try? container.decode(String.self, forKey: .text)) ?? "")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .text(let text):
+            try container.encode("text", forKey: .type)
+            try container.encode(text, forKey: .text)
+        case .bold(let children):
+            try container.encode("bold", forKey: .type)
+            try container.encode(children, forKey: .children)
+        case .italic(let children):
+            try container.encode("italic", forKey: .type)
+            try container.encode(children, forKey: .children)
+        case .strikethrough(let children):
+            try container.encode("strikethrough", forKey: .type)
+            try container.encode(children, forKey: .children)
+        case .highlight(let children):
+            try container.encode("highlight", forKey: .type)
+            try container.encode(children, forKey: .children)
+        case .code(let text):
+            try container.encode("code", forKey: .type)
+            try container.encode(text, forKey: .text)
+        case .link(let target, let children):
+            try container.encode("link", forKey: .type)
+            try container.encode(target, forKey: .target)
+            try container.encode(children, forKey: .children)
+        case .tag(let text):
+            try container.encode("tag", forKey: .type)
+            try container.encode(text, forKey: .text)
+        case .lineBreak:
+            try container.encode("lineBreak", forKey: .type)
+        }
+    }
+}
+
+extension Array where Element == Span {
+    /// The spans' text without formatting: for titles, search and accessibility labels.
+    public var plainText: String {
+        map { span -> String in
+            switch span {
+            case .text(let text), .code(let text): text
+            case .tag(let text): "#" + text
+            case .lineBreak: "\n"
+            case .bold(let children), .italic(let children), .strikethrough(let children),
+                .highlight(let children), .link(_, let children):
+                children.plainText
+            }
+        }.joined()
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import LockerCore
+import LockerKit
+
+/// `locker build`: check the vault, then write its bundles.
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a vault and write its bundles into the output folder.",
+        discussion: """
+            Writes <out>/bundles/v1/manifest.json, one content-addressed JSON file per document, \
+            an index per kind and locale, the embedded images, and <out>/_headers for the host. \
+            The output folder is replaced whole and atomically; when the vault has errors nothing \
+            is written and the previous build stays as it was.
+
+            generatedAt in the manifest comes from SOURCE_DATE_EPOCH, else the vault's last git \
+            commit, so two builds of the same content are byte-identical.
+
+            Examples:
+              locker build
+              locker build path/to/vault --out public
+            """)
+
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: "The output folder; replaced by each build.", completion: .directory)
+    var out: String = "build"
+
+    @Option(help: "How to print problems: text, json, or github (workflow annotations).")
+    var format: DiagnosticPrinter.Format = .text
+
+    func run() throws {
+        let output = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
+        if output.path == options.url.path {
+            throw LockerError.usage("the output folder cannot be the vault itself")
+        }
+        let compiler = Compiler(
+            vault: options.url, strict: options.strict, skipping: [output],
+            environment: ProcessInfo.processInfo.environment)
+        let compilation = try compiler.compile()
+        let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
+        let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
+        FileHandle.standardError.write(Data(report.utf8))
+        guard !compilation.failed, let manifest = compilation.manifest else {
+            FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
+            throw ExitCode(1)
+        }
+        try OutputWriter.replace(output, with: compilation.files)
+        let locales = manifest.locales.joined(separator: ", ")
+        let summary =
+            "Built \(compilation.guides.count) documents (\(locales)) into \(out)/\(BundleSchema.folder): "
+            + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)).\n"
+        FileHandle.standardOutput.write(Data(summary.utf8))
+    }
+}

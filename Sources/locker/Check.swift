@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import LockerCore
+
+extension DiagnosticPrinter.Format: ExpressibleByArgument {}
+
+/// `locker check`: validation for CI, writing nothing.
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a vault and report every problem; writes nothing.",
+        discussion: """
+            Prints each problem as 'path:line:col: severity: message [code]'. Use --format github \
+            in GitHub Actions to see them as annotations on the pull request, or --format json for tools.
+
+            Examples:
+              locker check
+              locker check path/to/vault --strict --format github
+            """)
+
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: "How to print problems: text, json, or github (workflow annotations).")
+    var format: DiagnosticPrinter.Format = .text
+
+    func run() throws {
+        let compiler = Compiler(vault: options.url, strict: options.strict, environment: ProcessInfo.processInfo.environment)
+        let compilation = try compiler.compile()
+        let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
+        let output = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
+        FileHandle.standardOutput.write(Data(output.utf8))
+        if compilation.failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import LockerCore
+
+/// The `locker` command: builds and checks content vaults.
+@main
+struct Locker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locker",
+        abstract: "Turn an Obsidian vault of checklists, decks and guides into verified JSON bundles.",
+        discussion: """
+            A vault is a folder of markdown notes with YAML frontmatter, as Obsidian keeps them. \
+            'locker check' reports every problem as path:line:col; 'locker build' writes \
+            content-addressed bundles with a manifest of SHA-256 ETags, ready for any static host.
+
+            Exit codes: 0 clean (or warnings only), 1 the content has errors (or warnings under \
+            --strict), 2 bad usage or a file that cannot be read or written.
+
+            Docs: docs/content-format.md (writing notes), docs/bundle-format.md (reading bundles).
+            """,
+        subcommands: [Build.self, Check.self])
+
+    /// Runs the command, mapping every way of failing to the documented exit codes.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as LockerError {
+            FileHandle.standardError.write(Data("locker: \(error)\n".utf8))
+            Foundation.exit(2)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let exitCode = exitCode(for: error)
+            if exitCode == .success {
+                // --help, --version: not failures.
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// Options shared by the commands that read a vault.
+struct VaultOptions: ParsableArguments {
+    @Argument(help: "The vault folder.", completion: .directory)
+    var vault: String = "content"
+
+    @Flag(help: "Treat warnings as errors: a link to a note not written yet, a skipped heading level, ….")
+    var strict = false
+
+    /// The vault path as the user wrote it, for prefixing diagnostic paths.
+    var displayPrefix: String {
+        var path = vault
+        while path.hasSuffix("/"), path.count > 1 { path.removeLast() }
+        if path == "." { return "" }
+        if path.hasPrefix("./") { path.removeFirst(2) }
+        return path
+    }
+
+    var url: URL { URL(fileURLWithPath: vault, isDirectory: true).standardizedFileURL }
+}
