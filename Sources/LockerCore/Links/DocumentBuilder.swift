@@ -328,12 +328,18 @@ struct DocumentBuilder {
         let names = chain.map { key in
             index.notes[key.note].path + (key.fragment.map { "#" + $0 } ?? "")
         }.joined(separator: " → ")
+        // Reported at the embed in the note being built, whatever depth the problem was found at.
+        let file = index.notes[rootIndex].path
         if code == .embedCycle {
-            report(.error, .embedCycle, "embeds form a cycle: \(names)", at: position, hint: "replace one embed with a link")
+            diagnostics.append(
+                Diagnostic(
+                    .error, .embedCycle, "embeds form a cycle: \(names)", file: file, at: position,
+                    hint: "replace one embed with a link"))
         } else {
-            report(
-                .error, .embedTooDeep, "embeds nest deeper than \(embedDepth): \(names)", at: position,
-                hint: "link instead of embedding, or raise embedDepth in locker.yml")
+            diagnostics.append(
+                Diagnostic(
+                    .error, .embedTooDeep, "embeds nest deeper than \(embedDepth): \(names)", file: file, at: position,
+                    hint: "link instead of embedding, or raise embedDepth in locker.yml"))
         }
     }
 

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import LockerCore
+import LockerKit
+
+/// One case: a vault whose file `file` holds a `1️⃣` marker where the diagnostic must point.
+struct PositionCase: CustomTestStringConvertible, Sendable {
+    var code: DiagnosticCode
+    var severity: Severity
+    var file = "note.md"
+    var files: [String: String]
+    var config: String?
+
+    var testDescription: String { code.rawValue }
+}
+
+@Suite struct DiagnosticPositionTests {
+    static let cases: [PositionCase] = [
+        PositionCase(code: .linkBroken, severity: .warning, files: ["note.md": "See 1️⃣[[Nowhere]] now.\n"]),
+        PositionCase(
+            code: .linkAmbiguous, severity: .error, file: "c/note.md",
+            files: ["a/x.md": "A", "b/x.md": "B", "c/note.md": "Text\nand 1️⃣[[x]]\n"]),
+        PositionCase(
+            code: .linkBrokenHeading, severity: .warning,
+            files: ["target.md": "## Real\n", "note.md": "- item 1️⃣[[target#Unreal]]\n"]),
+        PositionCase(
+            code: .linkBrokenBlock, severity: .warning,
+            files: ["target.md": "text ^real\n", "note.md": "> quoted 1️⃣[[target#^nope]]\n"]),
+        PositionCase(code: .linkOutsideVault, severity: .error, files: ["note.md": "1️⃣[[../../etc/passwd]]\n"]),
+        PositionCase(code: .linkUnsafeURL, severity: .warning, files: ["note.md": "Click 1️⃣[here](javascript:alert(1)).\n"]),
+        PositionCase(code: .linkEmpty, severity: .warning, files: ["note.md": "Empty 1️⃣[[]] link\n"]),
+        PositionCase(
+            code: .embedCycle, severity: .error, file: "a.md",
+            files: ["a.md": "Intro\n\n1️⃣![[b]]\n", "b.md": "![[a]]\n"]),
+        PositionCase(
+            code: .embedTooDeep, severity: .error, file: "a.md",
+            files: ["a.md": "1️⃣![[b]]\n", "b.md": "![[c]]\n", "c.md": "deep\n"], config: "embedDepth: 1\n"),
+        PositionCase(code: .embedUnsupported, severity: .warning, files: ["note.md": "Read 1️⃣![[manual.pdf]]\n"]),
+        PositionCase(code: .headingSkippedLevel, severity: .warning, files: ["note.md": "## A\n\n1️⃣#### B\n"]),
+        PositionCase(code: .headingExtraH1, severity: .warning, files: ["note.md": "# T\n\ntext\n\n1️⃣# Again\n"]),
+        PositionCase(code: .headingTooDeep, severity: .warning, files: ["note.md": "## A\n\n1️⃣##### Deep\n"]),
+        PositionCase(code: .blockDuplicateID, severity: .error, files: ["note.md": "one ^x\n\n1️⃣two ^x\n"]),
+        PositionCase(code: .htmlDropped, severity: .warning, files: ["note.md": "Text\n\n1️⃣<div>hi</div>\n"]),
+        PositionCase(code: .commentUnterminated, severity: .warning, files: ["note.md": "Text 1️⃣%% never closed\n"]),
+        PositionCase(code: .frontmatterUnterminated, severity: .error, files: ["note.md": "1️⃣---\ntitle: x\n"]),
+        PositionCase(code: .frontmatterNotMapping, severity: .error, files: ["note.md": "---\n1️⃣- a\n- b\n---\nBody\n"]),
+        PositionCase(
+            code: .frontmatterInvalidValue, severity: .error, files: ["note.md": "---\ntitle: T\ncategory: 1️⃣sailing\n---\n"]),
+        PositionCase(
+            code: .frontmatterInvalidValue, severity: .error, files: ["note.md": "---\norder: 1️⃣first\n---\n"]),
+        PositionCase(code: .idInvalid, severity: .error, files: ["note.md": "---\nid: 1️⃣bad id!\n---\n"]),
+        PositionCase(
+            code: .idDuplicate, severity: .error, file: "b.md",
+            files: ["a.md": "---\nid: same\n---\n", "b.md": "---\ntitle: B\nid: 1️⃣same\n---\n"]),
+        PositionCase(
+            code: .configInvalid, severity: .error, file: "locker.yml",
+            files: ["note.md": "x", "locker.yml": "locales: [en]\nunresolvedLinks: 1️⃣sometimes\n"]),
+        PositionCase(
+            code: .configInvalid, severity: .error, file: "locker.yml",
+            files: ["note.md": "x", "locker.yml": "locales: [en, ru]\ndefaultLocale: 1️⃣de\n"]),
+        PositionCase(
+            code: .configUnknownKey, severity: .warning, file: "locker.yml",
+            files: ["note.md": "x", "locker.yml": "title: T\n1️⃣colour: blue\n"]),
+        PositionCase(code: .fileEmpty, severity: .warning, files: ["note.md": "1️⃣\n"]),
+    ]
+
+    @Test(arguments: cases)
+    func reportsDiagnosticAtMarker(_ testCase: PositionCase) throws {
+        var plain: [String: String] = [:]
+        var expected: SourcePosition?
+        for (path, text) in testCase.files {
+            let marked = MarkedText(text)
+            plain[path] = marked.text
+            if path == testCase.file { expected = marked.markers["1"] }
+        }
+        let position = try #require(expected, "the case marks no position in \(testCase.file)")
+        let vault = try TestVault(plain, config: testCase.config)
+        defer { vault.remove() }
+        let diagnostics = try vault.diagnostics()
+        let matching = diagnostics.filter { $0.code == testCase.code && $0.file == testCase.file }
+        #expect(matching.count == 1, "\(diagnostics.rendered)")
+        let found = try #require(matching.first)
+        #expect(found.position == position, "\(diagnostics.rendered)")
+        #expect(found.severity == testCase.severity)
+    }
+
+    @Test func reportsYAMLSyntaxErrorOnTheFileLine() throws {
+        let vault = try TestVault(["note.md": "---\ntitle: ok\ntags: [unclosed\n---\nBody\n"])
+        defer { vault.remove() }
+        let found = try #require(try vault.diagnostics().with(.frontmatterSyntax).first)
+        // libyaml notices the missing ']' when the flow sequence meets the end of the YAML (line 4
+        // of the file, after the two YAML lines that follow the opening fence).
+        #expect(found.position.line >= 3 && found.position.line <= 4, "\(found)")
+        #expect(found.severity == .error)
+    }
+
+    @Test func reportsDuplicateFrontmatterKey() throws {
+        let vault = try TestVault(["note.md": "---\ntitle: a\ntitle: b\n---\n"])
+        defer { vault.remove() }
+        let found = try #require(try vault.diagnostics().with(.frontmatterDuplicateKey).first)
+        #expect(found.position == SourcePosition(line: 2, column: 1))
+        #expect(found.message.contains("title"))
+    }
+
+    @Test func stopsAliasBombWithinBudget() throws {
+        var yaml = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for (name, previous) in [("b", "a"), ("c", "b"), ("d", "c"), ("e", "d"), ("f", "e")] {
+            yaml += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        let vault = try TestVault(["bomb.md": "---\n\(yaml)---\nBody\n"])
+        defer { vault.remove() }
+        let found = try #require(try vault.diagnostics().with(.frontmatterTooComplex).first)
+        #expect(found.position == SourcePosition(line: 2, column: 1))
+        #expect(found.file == "bomb.md")
+    }
+
+    @Test func reportsInvalidUTF8AtTheBadByte() throws {
+        let vault = try TestVault([:])
+        defer { vault.remove() }
+        try vault.write("note.md", Data("ok\nпр".utf8) + Data([0xFF, 0x41]))
+        let found = try #require(try vault.diagnostics().with(.fileInvalidUTF8).first)
+        #expect(found.position == SourcePosition(line: 2, column: 3))
+        #expect(found.severity == .error)
+    }
+
+    @Test func refusesBinaryFileNamedMarkdown() throws {
+        let vault = try TestVault([:])
+        defer { vault.remove() }
+        try vault.write("image.md", Data([0x89, 0x50, 0x4E, 0x47, 0x0A, 0x41, 0x00, 0x01]))
+        let found = try #require(try vault.diagnostics().with(.fileBinary).first)
+        #expect(found.position == SourcePosition(line: 2, column: 2))
+    }
+
+    @Test func refusesFileOverSizeLimit() throws {
+        let vault = try TestVault(["big.md": String(repeating: "a", count: 11)], config: "maxFileSize: 10\n")
+        defer { vault.remove() }
+        let found = try #require(try vault.diagnostics().with(.fileTooLarge).first)
+        #expect(found.file == "big.md")
+        #expect(found.position == .start)
+        #expect(found.severity == .error)
+    }
+
+    @Test func notesByteOrderMarkAndKeepsPositions() throws {
+        let vault = try TestVault([:])
+        defer { vault.remove() }
+        try vault.write("note.md", Data([0xEF, 0xBB, 0xBF]) + Data("Line\n[[Missing]]\n".utf8))
+        let diagnostics = try vault.diagnostics()
+        #expect(diagnostics.with(.fileBOM).first?.severity == .note)
+        #expect(diagnostics.with(.linkBroken).first?.position == SourcePosition(line: 2, column: 1), "\(diagnostics.rendered)")
+    }
+
+    @Test func readsCRLFWithTruePositions() throws {
+        let vault = try TestVault(["note.md": "---\r\ntitle: T\r\n---\r\nFirst\r\n\r\nSecond [[Missing]]\r\n"])
+        defer { vault.remove() }
+        let diagnostics = try vault.diagnostics()
+        #expect(diagnostics.with(.fileCRLF).first?.severity == .note)
+        #expect(diagnostics.with(.linkBroken).first?.position == SourcePosition(line: 6, column: 8), "\(diagnostics.rendered)")
+        #expect(try vault.compile().guides.first?.title == "T")
+    }
+
+    @Test func skipsSymlinkLeavingTheVault() throws {
+        let outside = try TestVault(["secret.md": "secret"])
+        let vault = try TestVault(["note.md": "[[secret]]"])
+        defer {
+            vault.remove()
+            outside.remove()
+        }
+        try FileManager.default.createSymbolicLink(
+            at: vault.root.appendingPathComponent("secret.md"),
+            withDestinationURL: outside.root.appendingPathComponent("secret.md"))
+        let diagnostics = try vault.diagnostics()
+        let found = try #require(diagnostics.with(.fileOutsideVault).first)
+        #expect(found.file == "secret.md")
+        #expect(diagnostics.with(.linkBroken).count == 1, "the outside note must not be read: \(diagnostics.rendered)")
+    }
+
+    @Test func positionsCountUnicodeScalarsNotBytes() throws {
+        let marked = MarkedText("Якорь и цепь: 1️⃣[[Нет такой]]\n")
+        let vault = try TestVault(["заметка.md": marked.text])
+        defer { vault.remove() }
+        let found = try #require(try vault.diagnostics().with(.linkBroken).first)
+        #expect(found.position == marked["1"])
+        #expect(found.position.column == 15)
+    }
+
+    @Test func escalatesWarningsUnderStrict() throws {
+        let vault = try TestVault(["note.md": "[[Missing]]\n"])
+        defer { vault.remove() }
+        #expect(try vault.compile().failed == false)
+        let strict = try vault.compile(strict: true)
+        #expect(strict.failed)
+        #expect(strict.diagnostics.with(.linkBroken).first?.severity == .error)
+    }
+
+    @Test func configCanMakeUnresolvedLinksErrors() throws {
+        let vault = try TestVault(["note.md": "[[Missing]]\n"], config: "unresolvedLinks: error\n")
+        defer { vault.remove() }
+        #expect(try vault.diagnostics().with(.linkBroken).first?.severity == .error)
+    }
+}
