@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import LockerCore
+import LockerKit
+
+@Suite struct LinkResolutionTests {
+    /// Compiles a vault and returns the link targets of one note, as `kind/id#anchor`.
+    private func targets(of path: String, in files: [String: String], config: String? = nil) throws
+        -> (targets: [String], diagnostics: [Diagnostic])
+    {
+        let vault = try TestVault(files, config: config)
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let guide = try #require(compilation.guides.first { $0.source == path }, "\(compilation.diagnostics.rendered)")
+        return (guide.links.map(\.target.summary), compilation.diagnostics)
+    }
+
+    @Test func resolvesByFileNamePathAndAlias() throws {
+        let (found, diagnostics) = try targets(
+            of: "note.md",
+            in: [
+                "note.md": "[[Anchoring]] [[guides/Anchoring]] [[Med]] [[Anchoring.md]]",
+                "guides/Anchoring.md": "---\nid: anchoring\n---\n",
+                "guides/Mooring.md": "---\naliases: [Med]\n---\n",
+            ])
+        #expect(found == ["guide/anchoring", "guide/anchoring", "guide/guides/mooring", "guide/anchoring"])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func resolvesHeadingsAndBlocks() throws {
+        let (found, diagnostics) = try targets(
+            of: "note.md",
+            in: [
+                "note.md": "[[target#Setting the Anchor]] [[target#Letting go#Depth]] [[target#^tip]] [[#Local]]\n\n## Local\n",
+                "target.md": "## Letting go\n\n### Setting the anchor\n\n#### Depth\n\nUse four times the depth. ^tip\n",
+            ])
+        #expect(
+            found == [
+                "guide/target#setting-the-anchor", "guide/target#depth", "guide/target#^tip", "guide/note#local",
+            ])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func prefersTheNoteInTheSameFolderWhenNamesCollide() throws {
+        let (found, diagnostics) = try targets(
+            of: "b/note.md", in: ["a/x.md": "A", "b/x.md": "B", "b/note.md": "[[x]] [[a/x]]"])
+        #expect(found == ["guide/b/x", "guide/a/x"])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func reportsAmbiguityBetweenOtherFolders() throws {
+        let (found, diagnostics) = try targets(of: "c/note.md", in: ["a/x.md": "A", "b/x.md": "B", "c/note.md": "[[x]]"])
+        #expect(found.isEmpty)
+        let ambiguous = try #require(diagnostics.with(.linkAmbiguous).first)
+        #expect(ambiguous.message.contains("a/x.md") && ambiguous.message.contains("b/x.md"))
+    }
+
+    @Test func fallsBackToAnyCase() throws {
+        let (found, _) = try targets(of: "note.md", in: ["note.md": "[[ANCHORING]] [[Guides/anchoring]]", "guides/Anchoring.md": "x"])
+        #expect(found == ["guide/guides/anchoring", "guide/guides/anchoring"])
+    }
+
+    @Test func resolvesPathSuffixAndFoldersAboveTheVaultRoot() throws {
+        let (found, diagnostics) = try targets(
+            of: "note.md",
+            in: [
+                "note.md": "[[safety/briefing]] [[Captains-Locker/practice/safety/briefing]] [[./practice/safety/briefing]]",
+                "practice/safety/briefing.md": "x",
+            ])
+        #expect(found == Array(repeating: "guide/practice/safety/briefing", count: 3))
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func resolvesNonASCIINamesWhateverTheirNormalisation() throws {
+        // "й" written decomposed (и + combining breve) in the link, composed in the file name.
+        let decomposed = "Якорная стоянка".decomposedStringWithCanonicalMapping
+        let (found, diagnostics) = try targets(
+            of: "заметка.md", in: ["заметка.md": "[[\(decomposed)]] [[якорная СТОЯНКА]]", "Практика/Якорная стоянка.md": "x"])
+        #expect(found == ["guide/практика/якорная-стоянка", "guide/практика/якорная-стоянка"])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func pairsTranslationsAsOneDocument() throws {
+        let (found, diagnostics) = try targets(
+            of: "note.ru.md",
+            in: [
+                "note.ru.md": "[[anchoring]] [[anchoring#Цепь]]",
+                "anchoring.md": "## Chain\n", "anchoring.ru.md": "## Цепь\n",
+            ],
+            config: "locales: [en, ru]\n")
+        #expect(found == ["guide/anchoring", "guide/anchoring#цепь"])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func keepsSafeURLsAndResolvesMarkdownLinksToNotes() throws {
+        let (found, diagnostics) = try targets(
+            of: "docs/note.md",
+            in: [
+                "docs/note.md": "[a](https://example.org/x) [b](mailto:crew@example.org) [c](other.md) [d](../top%20note.md#Part-two)",
+                "docs/other.md": "x", "top note.md": "## Part two\n",
+            ])
+        #expect(found == ["https://example.org/x", "mailto:crew@example.org", "guide/docs/other", "guide/top-note#part-two"])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    @Test func expandsEmbedsOfNotesHeadingsAndBlocks() throws {
+        let vault = try TestVault([
+            "note.md": "![[source]]\n\n![[source#Part]]\n\n![[source#^key]]\n",
+            "source.md": "Intro ^key\n\n## Part\n\nInside part.\n",
+        ])
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let guide = try #require(compilation.guides.first { $0.source == "note.md" })
+        let embeds: [Block.Embed] = guide.blocks.compactMap { if case .embed(let embed) = $0.content { embed } else { nil } }
+        #expect(embeds.count == 3)
+        #expect(embeds.map(\.target.summary) == ["guide/source", "guide/source#part", "guide/source#^key"])
+        #expect(embeds[0].sections.map(\.title) == ["Part"])
+        #expect(embeds[1].title == "Part")
+        #expect(embeds[1].blocks == [Block(.paragraph([.text("Inside part.")]))])
+        #expect(embeds[2].blocks == [Block(.paragraph([.text("Intro")]), blockID: "key")])
+        #expect(compilation.diagnostics.isEmpty, "\(compilation.diagnostics.rendered)")
+    }
+
+    @Test func copiesEmbeddedImagesUnderTheirContentHash() throws {
+        let vault = try TestVault(["note.md": "![[boat.png|300]]\n\n![Deck](img/boat.png)\n"])
+        defer { vault.remove() }
+        try vault.write("img/boat.png", Data([1, 2, 3]))
+        let compilation = try vault.compile()
+        let guide = try #require(compilation.guides.first)
+        let images: [Block.Image] = guide.blocks.compactMap { if case .image(let image) = $0.content { image } else { nil } }
+        let expectedPath = "assets/039058c6f2c0cb49.png"
+        #expect(images == [Block.Image(src: expectedPath, alt: "", width: 300), Block.Image(src: expectedPath, alt: "Deck")])
+        #expect(compilation.files.contains { $0.path == "bundles/v1/" + expectedPath && $0.data == Data([1, 2, 3]) })
+        #expect(compilation.manifest?.files.filter { $0.kind == "asset" }.count == 1)
+    }
+
+    @Test func ignoresUnreferencedFilesAndObsidianFolders() throws {
+        let vault = try TestVault([
+            "note.md": "text", ".obsidian/workspace.md": "not a note", "drafts/wip.md": "draft", ".hidden.md": "x",
+        ], config: "exclude: [drafts]\n")
+        defer { vault.remove() }
+        try vault.write("attachments/unused.png", Data([9]))
+        let compilation = try vault.compile()
+        #expect(compilation.noteCount == 1)
+        #expect(compilation.guides.map(\.source) == ["note.md"])
+        #expect(compilation.manifest?.files.contains { $0.kind == "asset" } == false)
+    }
+}
