@@ -54,7 +54,7 @@ public struct Manifest: Sendable, Hashable, Codable {
             self.lists = lists
             self.sha256 = sha256
             self.size = size
-            self.etag = "\"sha256-\(sha256)\""
+            self.etag = ContentHash.etag(sha256: sha256)
         }
     }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import LockerCore
+import LockerKit
+
+@Suite struct BuildOutputTests {
+    static let fixture = GoldenTests.fixtures.appendingPathComponent("syntax/vault")
+
+    private func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("locker-out-\(UUID().uuidString)")
+    }
+
+    @Test func buildsAreByteIdentical() throws {
+        let compiler = Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        let first = try compiler.compile()
+        let second = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"], cache: ParseCache()).compile()
+        #expect(first.files == second.files)
+        #expect(!first.files.isEmpty)
+
+        let outA = temporaryFolder()
+        let outB = temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: outA)
+            try? FileManager.default.removeItem(at: outB)
+        }
+        try OutputWriter.replace(outA, with: first.files)
+        try OutputWriter.replace(outB, with: second.files)
+        #expect(try GoldenTests.readTree(outA) == GoldenTests.readTree(outB))
+    }
+
+    @Test func generatedAtComesFromSourceDateEpochNeverTheClock() throws {
+        let compilation = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"]).compile()
+        #expect(compilation.manifest?.generatedAt == "2023-11-14T22:13:20Z")
+    }
+
+    @Test func manifestListsEveryFileWithItsHashAndETag() throws {
+        let compilation = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let manifest = try #require(compilation.manifest)
+        #expect(manifest.schemaVersion == "1.0")
+        #expect(manifest.locales == ["en", "ru"])
+        let byPath = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, $0.data) })
+        for entry in manifest.files {
+            let data = try #require(byPath["bundles/v1/" + entry.path], "\(entry.path) is listed but not written")
+            #expect(data.count == entry.size)
+            #expect(Array(SHAHelper.sha256(data)) == Array(entry.sha256))
+            #expect(entry.etag == "\"sha256-\(entry.sha256)\"")
+            if entry.kind != "asset" {
+                #expect(entry.path.contains(String(entry.sha256.prefix(16))), "\(entry.path) is not named by its hash")
+            }
+        }
+        let kinds = Set(manifest.files.map(\.kind))
+        #expect(kinds == ["asset", "guide", "index"])
+        // One index per kind and locale.
+        #expect(manifest.files.filter { $0.kind == "index" }.map(\.locale) == ["en", "ru"])
+        // The manifest decodes with the reader's types.
+        let manifestData = try #require(byPath["bundles/v1/manifest.json"])
+        #expect(try JSONDecoder().decode(Manifest.self, from: manifestData) == manifest)
+    }
+
+    @Test func editingOneNoteChangesOnlyItsFileItsIndexAndTheManifest() throws {
+        let vault = try TestVault([
+            "a.md": "---\ntitle: A\n---\nFirst.", "b.md": "---\ntitle: B\n---\nSecond.", "c.md": "Third.",
+        ])
+        defer { vault.remove() }
+        let before = try vault.compile()
+        try vault.write("a.md", Data("---\ntitle: A\n---\nFirst, edited.".utf8))
+        let after = try vault.compile()
+        let oldPaths = Set(before.files.map(\.path))
+        let newPaths = Set(after.files.map(\.path))
+        let added = newPaths.subtracting(oldPaths)
+        let removed = oldPaths.subtracting(newPaths)
+        #expect(added.count == 1 && removed.count == 1, "only a.md's file is renamed: \(added) \(removed)")
+        #expect(added.allSatisfy { $0.hasPrefix("bundles/v1/guide/en/") && !$0.contains("index") })
+        let changedInPlace = after.files.filter { file in before.files.contains { $0.path == file.path && $0.data != file.data } }
+        #expect(changedInPlace.map(\.path) == ["bundles/v1/manifest.json"], "the index is unchanged: a body edit does not touch it")
+    }
+
+    @Test func failingBuildLeavesThePreviousOutputUntouched() throws {
+        let vault = try TestVault(["a.md": "Good note."])
+        let out = temporaryFolder()
+        defer {
+            vault.remove()
+            try? FileManager.default.removeItem(at: out)
+        }
+        let good = try vault.compile()
+        try OutputWriter.replace(out, with: good.files)
+        let before = try GoldenTests.readTree(out)
+
+        try vault.write("b.md", Data("---\nid: [broken\n---\n".utf8))
+        let bad = try vault.compile()
+        #expect(bad.failed)
+        #expect(bad.files.isEmpty, "a failing compilation lays out nothing to write")
+        #expect(try GoldenTests.readTree(out) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
+            .filter { $0.contains(out.lastPathComponent + ".staging") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func replacesAPreviousBuildWhole() throws {
+        let out = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try OutputWriter.replace(out, with: [OutputFile(path: "old.json", data: Data("{}".utf8))])
+        try OutputWriter.replace(out, with: [OutputFile(path: "new.json", data: Data("{}".utf8))])
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files == [OutputWriter.marker, "new.json"])
+    }
+
+    @Test func refusesToReplaceAFolderItDidNotWrite() throws {
+        let out = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: out.appendingPathComponent("thesis.txt"))
+        #expect(throws: LockerError.self) {
+            try OutputWriter.replace(out, with: [OutputFile(path: "x.json", data: Data())])
+        }
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("thesis.txt").path))
+    }
+
+    @Test func headersMakeHashedFilesImmutableAndTheManifestRevalidated() throws {
+        let compilation = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let headers = try #require(compilation.files.first { $0.path == "_headers" })
+        let text = String(decoding: headers.data, as: UTF8.self)
+        #expect(text.contains("/bundles/v1/manifest.json\n  Cache-Control: no-cache\n"))
+        #expect(text.contains("/bundles/v1/guide/*\n  Cache-Control: public, max-age=31536000, immutable\n"))
+        #expect(text.contains("/bundles/v1/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n"))
+        #expect(!text.contains("/bundles/v1/*\n"), "no rule may also match the manifest")
+    }
+
+    @Test func anyObsidianVaultBuildsWithoutConfig() throws {
+        let vault = try TestVault([
+            "Welcome.md": "This is your new *vault*.\n\n[[create a link]]",
+            "Daily/2024-11-16.md": "---\ncreated: November 16\n---\n- [ ] water\n",
+        ])
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
+        #expect(compilation.guides.map(\.id) == ["daily/2024-11-16", "welcome"])
+        #expect(compilation.guides.first?.extra["created"] == .string("November 16"))
+        #expect(compilation.guides.allSatisfy { $0.locale == "en" && $0.type == "document" })
+    }
+}
+
+enum SHAHelper {
+    static func sha256(_ data: Data) -> String {
+        // Recomputed independently of the writer through LockerKit's public API.
+        ContentHash.sha256Hex(data)
+    }
+}
