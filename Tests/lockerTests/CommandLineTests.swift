@@ -1,0 +1,170 @@
+import Foundation
+import LockerKit
+import Testing
+
+/// Runs the built `locker` binary, as a user or CI would.
+struct LockerRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["LOCKER_BIN"] { return URL(fileURLWithPath: path) }
+        // The test bundle sits next to the executables SwiftPM built.
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("locker")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/locker")
+    }
+
+    @discardableResult
+    init(_ arguments: [String], in folder: URL, environment: [String: String] = ["SOURCE_DATE_EPOCH": "0"]) throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        stdout = String(decoding: outData, as: UTF8.self)
+        stderr = String(decoding: errData, as: UTF8.self)
+    }
+}
+
+/// A working folder holding a vault at `vault/`.
+struct Workspace {
+    let root: URL
+
+    init(_ files: [String: String]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (path, text) in files {
+            let url = root.appendingPathComponent("vault").appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+
+    func read(_ path: String) throws -> Data { try Data(contentsOf: root.appendingPathComponent(path)) }
+}
+
+@Suite struct CommandLineTests {
+    static let broken: [String: String] = [
+        "guides/a.md": "---\ncategory: sailing\n---\n## Part\n\nSee [[nowhere]].\n",
+        "guides/b.md": "![[c]]\n", "guides/c.md": "![[b]]\n",
+    ]
+
+    @Test func checkListsEveryProblemWithItsPositionAndFails() throws {
+        let workspace = try Workspace(Self.broken)
+        defer { workspace.remove() }
+        let run = try LockerRun(["check", "vault"], in: workspace.root)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.filter { !$0.hasPrefix("  ") } == [
+                "vault/guides/a.md:2:11: error: 'sailing' is not a valid category [frontmatter.invalid-value]",
+                "vault/guides/a.md:6:5: warning: no note named 'nowhere' [link.broken]",
+                "vault/guides/b.md:1:1: error: embeds form a cycle: guides/b.md → guides/c.md → guides/b.md [embed.cycle]",
+                "vault/guides/c.md:1:1: error: embeds form a cycle: guides/c.md → guides/b.md → guides/c.md [embed.cycle]",
+                "3 notes checked: 3 errors, 1 warning.",
+            ])
+        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("build").path), "check writes nothing")
+    }
+
+    @Test func checkPassesWithWarningsAndFailsThemUnderStrict() throws {
+        let workspace = try Workspace(["note.md": "[[later]]\n"])
+        defer { workspace.remove() }
+        #expect(try LockerRun(["check", "vault"], in: workspace.root).status == 0)
+        let strict = try LockerRun(["check", "vault", "--strict"], in: workspace.root)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("vault/note.md:1:1: error: no note named 'later' [link.broken]"))
+    }
+
+    @Test func checkWritesJSONForTools() throws {
+        let workspace = try Workspace(Self.broken)
+        defer { workspace.remove() }
+        let run = try LockerRun(["check", "vault", "--format", "json"], in: workspace.root)
+        #expect(run.status == 1)
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(run.stdout.utf8))
+        guard case .object(let root) = document, case .array(let items)? = root["diagnostics"],
+            case .object(let first)? = items.first
+        else {
+            Issue.record("unexpected JSON: \(run.stdout)")
+            return
+        }
+        #expect(items.count == 4)
+        #expect(first["file"] == .string("vault/guides/a.md"))
+        #expect(first["line"] == .int(2))
+        #expect(first["column"] == .int(11))
+        #expect(first["code"] == .string("frontmatter.invalid-value"))
+        #expect(root["summary"] == .object(["notes": .int(3), "errors": .int(3), "warnings": .int(1)]))
+    }
+
+    @Test func checkWritesGitHubAnnotations() throws {
+        let workspace = try Workspace(Self.broken)
+        defer { workspace.remove() }
+        let run = try LockerRun(["check", "vault", "--format", "github"], in: workspace.root)
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") })
+        #expect(lines.contains { $0.hasPrefix("::warning file=vault/guides/a.md,line=6,col=5,title=link.broken::no note named 'nowhere'%0A") })
+    }
+
+    @Test func buildWritesBundlesAndIsByteIdenticalTwice() throws {
+        let workspace = try Workspace([
+            "locker.yml": "locales: [ru, en]\n", "a.md": "---\nlang: en\n---\nHello [[b]].\n", "b.ru.md": "Привет.\n",
+        ])
+        defer { workspace.remove() }
+        let first = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Built 2 documents (ru, en) into out/bundles/v1"))
+        let manifest = try JSONDecoder().decode(Manifest.self, from: workspace.read("out/bundles/v1/manifest.json"))
+        #expect(manifest.defaultLocale == "ru")
+        #expect(manifest.generatedAt == "1970-01-01T00:00:00Z")
+        for entry in manifest.files {
+            let data = try workspace.read("out/bundles/v1/" + entry.path)
+            #expect(ContentHash.sha256Hex(data) == entry.sha256)
+        }
+        let snapshot = try workspace.read("out/bundles/v1/manifest.json")
+        #expect(try LockerRun(["build", "vault", "--out", "out"], in: workspace.root).status == 0)
+        #expect(try workspace.read("out/bundles/v1/manifest.json") == snapshot)
+    }
+
+    @Test func failedBuildWritesNothingAndKeepsThePreviousOutput() throws {
+        let workspace = try Workspace(["a.md": "Fine.\n"])
+        defer { workspace.remove() }
+        #expect(try LockerRun(["build", "vault", "--out", "out"], in: workspace.root).status == 0)
+        let before = try workspace.read("out/bundles/v1/manifest.json")
+        try Data("---\nid: bad id\n---\n".utf8).write(to: workspace.root.appendingPathComponent("vault/b.md"))
+        let failed = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("vault/b.md:2:5: error: id 'bad id' is not usable [id.invalid]"))
+        #expect(failed.stderr.contains("nothing written"))
+        #expect(try workspace.read("out/bundles/v1/manifest.json") == before)
+    }
+
+    @Test func badUsageAndMissingVaultsExitWithTwo() throws {
+        let workspace = try Workspace([:])
+        defer { workspace.remove() }
+        #expect(try LockerRun(["check", "--no-such-flag"], in: workspace.root).status == 2)
+        #expect(try LockerRun(["check", "vault", "--format", "xml"], in: workspace.root).status == 2)
+        let missing = try LockerRun(["check", "nowhere"], in: workspace.root)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no vault folder"))
+        #expect(try LockerRun(["--help"], in: workspace.root).status == 0)
+    }
+}
