@@ -163,12 +163,7 @@ public struct Compiler: Sendable {
 
     /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.
     func generatedAt() -> String? {
-        let seconds: Int?
-        if let value = environment["SOURCE_DATE_EPOCH"] {
-            seconds = Int(value.trimmingWhitespace)
-        } else {
-            seconds = Self.lastCommitTime(of: vault)
-        }
+        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? Self.lastCommitTime(of: vault)
         guard let seconds else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -146,3 +146,38 @@ import LockerKit
         #expect(compilation.manifest?.files.contains { $0.kind == "asset" } == false)
     }
 }
+
+@Suite struct ObsidianSyntaxTests {
+    @Test func stripsCommentsButNotCode() {
+        let text = "a %%hidden%% b `%%code%%` c\n```\n%% fenced\n```\nd %%x\ny%% e\n"
+        let (stripped, unterminated) = CommentStripper.strip(text)
+        #expect(unterminated == nil)
+        #expect(stripped == "a            b `%%code%%` c\n```\n%% fenced\n```\nd    \n    e\n")
+        #expect(stripped.utf8.count == text.utf8.count, "positions stay true")
+    }
+
+    @Test func reportsUnterminatedCommentOnce() {
+        let (stripped, unterminated) = CommentStripper.strip("ok %% open\nstill hidden\n")
+        #expect(unterminated == 3)
+        #expect(stripped == "ok        \n            \n")
+    }
+
+    @Test func linksToOtherFilesStayTextWithoutDoubleReports() throws {
+        let vault = try TestVault(["note.md": "Read ![[manual.pdf]] and [[manual.pdf]] and [[#^top]]\n\n![[note#Nope]]\n"])
+        defer { vault.remove() }
+        try vault.write("manual.pdf", Data("%PDF".utf8))
+        let diagnostics = try vault.diagnostics()
+        #expect(diagnostics.map(\.code) == [.embedUnsupported, .linkBrokenBlock, .linkBrokenHeading], "\(diagnostics.rendered)")
+    }
+
+    @Test func resolvesMarkdownPathsFromTheVaultRootAndRelatively() throws {
+        let vault = try TestVault([
+            "Guides/Knots/Bowline.md": "x", "Guides/index.md": "[a](Guides/Knots/Bowline.md) [b](Knots/Bowline.md)",
+        ])
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let guide = try #require(compilation.guides.first { $0.source == "Guides/index.md" })
+        #expect(guide.links.map(\.target.summary) == ["guide/guides/knots/bowline", "guide/guides/knots/bowline"])
+        #expect(compilation.diagnostics.isEmpty, "\(compilation.diagnostics.rendered)")
+    }
+}

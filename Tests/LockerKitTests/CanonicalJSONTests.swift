@@ -66,3 +66,11 @@ import Testing
         #expect(blocks == [Block(.paragraph([.text("hi")])), Block(.paragraph([]))])
     }
 }
+
+@Suite struct PublishedIdentityTests {
+    /// Apps and other tools compute these too: the values must never change.
+    @Test func namespaceAndADocumentUUIDKeepTheirPublishedValues() {
+        #expect(ContentIdentity.namespace.uuidString.lowercased() == "486d1760-afaf-5698-9544-04b484c2cbce")
+        #expect(ContentIdentity.uuid(kind: .guide, id: "anchoring").uuidString.lowercased() == "66f6f032-5930-57ea-bdd2-54de8fd0a29c")
+    }
+}

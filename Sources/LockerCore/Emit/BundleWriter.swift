@@ -50,9 +50,10 @@ struct BundleWriter: Sendable {
         for locale in config.locales {
             var indexEntries: [ContentIndex.Entry] = []
             for (_, versions) in byID {
+                let rank = { (guide: Guide) in config.locales.firstIndex(of: guide.locale) ?? Int.max }
                 let chosen =
                     versions.first { $0.locale == locale } ?? versions.first { $0.locale == config.defaultLocale }
-                    ?? versions.sorted { $0.locale < $1.locale }[0]
+                    ?? versions.min { (rank($0), $0.locale) < (rank($1), $1.locale) } ?? versions[0]
                 indexEntries.append(
                     ContentIndex.Entry(
                         id: chosen.id, uuid: chosen.uuid, title: chosen.title, subtitle: chosen.subtitle,
@@ -63,7 +64,8 @@ struct BundleWriter: Sendable {
             let data = try CanonicalJSON.encode(ContentIndex(kind: kind, locale: locale, entries: indexEntries))
             _ = add(hashed("\(kind)/\(locale)", "index.", data), data, kind: "index", locale: locale, id: nil, lists: kind.rawValue)
         }
-        for asset in assets {
+        var written: Set<String> = []
+        for asset in assets where written.insert(asset.bundlePath).inserted {
             _ = add(asset.bundlePath, asset.data, kind: "asset", locale: nil, id: nil, lists: nil)
         }
         entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }

@@ -93,9 +93,8 @@ struct DocumentBuilder {
             content = .image(Block.Image(src: src, alt: alt, width: width, height: height))
         case .embed(let link):
             guard let embedded = embed(link) else {
-                var plain = link
-                plain.isEmbed = false
-                return Block(.paragraph(spans([.wikiLink(plain)])), blockID: block.blockID)
+                // Already reported; show what was written rather than resolving it a second time.
+                return Block(.paragraph([.text(Self.displayText(link))]), blockID: block.blockID)
             }
             content = embedded
         case .rule: content = .rule
@@ -152,7 +151,7 @@ struct DocumentBuilder {
         if let display = link.display { return display }
         let fragment = link.fragment.map { $0.replacingOccurrences(of: "#", with: " > ") }
         switch (link.target.isEmpty, fragment) {
-        case (true, let fragment?): return fragment.hasPrefix("^") ? link.target : fragment
+        case (true, let fragment?): return fragment
         case (false, let fragment?): return fragment.hasPrefix("^") ? link.target : link.target + " > " + fragment
         default: return link.target
         }
@@ -164,6 +163,14 @@ struct DocumentBuilder {
     private mutating func noteTarget(_ link: WikiLink) -> LinkTarget? {
         guard !(link.target.isEmpty && link.fragment == nil) else {
             report(.warning, .linkEmpty, "empty link '[[]]'", at: link.position)
+            return nil
+        }
+        let fileExtension = VaultPath.fileExtension(of: link.target)
+        if !fileExtension.isEmpty, fileExtension != "md" {
+            // A link to a file other than a note: bundles carry no such files, so it stays text.
+            if case .notFound = resolver.resolveAsset(link.target, fromPath: current.path, relativeFirst: false) {
+                report(resolver.unresolvedSeverity, .linkBroken, "no file named '\(link.target)'", at: link.position)
+            }
             return nil
         }
         guard let found = findNote(link.target, at: link.position) else { return nil }
@@ -226,9 +233,10 @@ struct DocumentBuilder {
             path = String(path[..<hash])
         }
         path = VaultPath.normalize(path)
-        if !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("."), !path.contains("/") {
-            // A bare name behaves as in a wikilink; anything with folders is relative to the note.
-        } else if !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix(".") {
+        if path.contains("/"), !path.hasPrefix("/"), !path.hasPrefix("."),
+            case .found = resolver.resolveNote("./" + path, from: stack.last?.note ?? rootIndex)
+        {
+            // Relative to the note, as in plain markdown; otherwise from the vault root, as Obsidian writes them.
             path = "./" + path
         }
         let link = WikiLink(

@@ -4,7 +4,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var schemaVersion: String
     /// A SHA-256 over every file's path and hash: changes exactly when content changes.
     public var contentVersion: String
-    /// ISO 8601 UTC time of the content (`SOURCE_DATE_EPOCH`, else the vault's last git commit), or null.
+    /// ISO 8601 UTC time of the content (`SOURCE_DATE_EPOCH`, else the vault's last git commit); absent when neither is known.
     public var generatedAt: String?
     public var title: String?
     public var defaultLocale: String

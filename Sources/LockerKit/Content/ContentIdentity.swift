@@ -8,7 +8,7 @@ public enum ContentIdentity {
         uuid: (0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8))
 
     /// The fixed namespace every Locker UUID is derived from: the UUIDv5 of the DNS name
-    /// `content.locker` (`b1a5d5b6-…`, see docs/bundle-format.md), never to change.
+    /// `content.locker`, `486d1760-afaf-5698-9544-04b484c2cbce`; it never changes.
     public static let namespace = uuidV5(namespace: dnsNamespace, name: "content.locker")
 
     /// The UUIDv5 of `kind/id` in ``namespace``: what deep links and app progress are keyed by.

@@ -1,7 +1,7 @@
 import LockerKit
 
 extension Guide {
-    /// Every link in the guide, in reading order, with its text.
+    /// Every link in the guide, in reading order of blocks, with its text.
     var links: [(text: String, target: LinkTarget)] {
         var result: [(String, LinkTarget)] = []
         func walkSpans(_ spans: [Span]) {
@@ -14,34 +14,16 @@ extension Guide {
                 }
             }
         }
-        func walkBlocks(_ blocks: [Block]) {
-            for block in blocks {
-                switch block.content {
-                case .paragraph(let content): walkSpans(content)
-                case .list(let list): list.items.forEach { walkBlocks($0.blocks) }
-                case .callout(let callout):
-                    callout.title.map(walkSpans)
-                    walkBlocks(callout.blocks)
-                case .quote(let children): walkBlocks(children)
-                case .table(let table):
-                    table.header.forEach(walkSpans)
-                    table.rows.forEach { $0.forEach(walkSpans) }
-                case .embed(let embed):
-                    walkBlocks(embed.blocks)
-                    walkSections(embed.sections)
-                default: break
-                }
+        for block in allBlocks {
+            switch block.content {
+            case .paragraph(let content): walkSpans(content)
+            case .callout(let callout): callout.title.map(walkSpans)
+            case .table(let table):
+                table.header.forEach(walkSpans)
+                table.rows.forEach { $0.forEach(walkSpans) }
+            default: break
             }
         }
-        func walkSections(_ list: [Section]) {
-            for section in list {
-                walkSpans(section.titleSpans)
-                walkBlocks(section.blocks)
-                walkSections(section.sections)
-            }
-        }
-        walkBlocks(self.blocks)
-        walkSections(self.sections)
         return result
     }
 
