@@ -31,11 +31,14 @@ public struct Compiler: Sendable {
     public var environment: [String: String]
     /// Parse results by note path and content hash, reused across compilations.
     public var cache: ParseCache?
+    /// Whether to lay out the bundle; `locker check` only checks.
+    public var emit: Bool
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
-        cache: ParseCache? = nil
+        cache: ParseCache? = nil, emit: Bool = true
     ) {
+        self.emit = emit
         self.vault = vault
         self.strict = strict
         self.skipping = skipping
@@ -104,7 +107,7 @@ public struct Compiler: Sendable {
 
         diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)
         var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, guides: guides, files: [])
-        guard !compilation.failed else { return compilation }
+        guard !compilation.failed, emit else { return compilation }
 
         // Emit.
         let writer = BundleWriter(config: config, generatedAt: generatedAt())

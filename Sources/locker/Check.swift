@@ -23,7 +23,8 @@ struct Check: ParsableCommand {
     var format: DiagnosticPrinter.Format = .text
 
     func run() throws {
-        let compiler = Compiler(vault: options.url, strict: options.strict, environment: ProcessInfo.processInfo.environment)
+        let compiler = Compiler(
+            vault: options.url, strict: options.strict, environment: ProcessInfo.processInfo.environment, emit: false)
         let compilation = try compiler.compile()
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let output = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)

@@ -6,13 +6,9 @@ import Foundation
 /// Swift's shortest round-trip form, slashes are never escaped, and non-ASCII text is written as
 /// UTF-8. Output is indented with two spaces and ends with a newline, so bundles diff well.
 public enum CanonicalJSON {
-    /// Encodes a value through its `Encodable` conformance, then writes it canonically.
+    /// Encodes a value through its `Encodable` conformance straight into a tree, then writes it canonically.
     public static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let plain = try encoder.encode(value)
-        let tree = try JSONDecoder().decode(JSONValue.self, from: plain)
-        return data(for: tree)
+        data(for: try JSONValueEncoder().encode(value))
     }
 
     /// Writes a JSON value canonically.
