@@ -36,7 +36,6 @@ let package = Package(
                 "CCmarkGFM",
                 "LockerKit",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LockerKit
 
@@ -132,7 +131,7 @@ public struct Compiler: Sendable {
                 return (nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error.localizedDescription)", file: file.path)])
             }
             let bytes = Array(data)
-            let key = ParseCache.Key(path: file.path, sha256: SHA256.hash(data: bytes).hexString)
+            let key = ParseCache.Key(path: file.path, sha256: ContentHash.sha256Hex(bytes))
             if let cached = cache?.lookup(key) { return cached }
             let result = parser.parse(path: file.path, bytes: bytes)
             cache?.store(result, for: key)

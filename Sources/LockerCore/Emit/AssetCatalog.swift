@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import LockerKit
 
 /// Vault files that notes embed, read and hashed once each, whichever note asks first.
 ///
@@ -30,7 +30,7 @@ final class AssetCatalog: @unchecked Sendable {
         let result: Result<Asset, LockerError>
         do {
             let data = try Data(contentsOf: root.appendingPathComponent(vaultPath))
-            let sha = SHA256.hash(data: data).hexString
+            let sha = ContentHash.sha256Hex(data)
             let fileExtension = VaultPath.fileExtension(of: vaultPath)
             let name = String(sha.prefix(16)) + (fileExtension.isEmpty ? "" : "." + fileExtension)
             result = .success(Asset(vaultPath: vaultPath, bundlePath: "assets/" + name, data: data, sha256: sha))
@@ -49,21 +49,4 @@ final class AssetCatalog: @unchecked Sendable {
         defer { lock.unlock() }
         return assets.values.compactMap { try? $0.get() }.sorted { $0.bundlePath < $1.bundlePath }
     }
-}
-
-extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-extension SHA256.Digest {
-    var hexString: String { Array(self).hexString }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LockerKit
 
@@ -28,14 +27,14 @@ struct BundleWriter: Sendable {
         var entries: [Manifest.File] = []
 
         func add(_ relative: String, _ data: Data, kind: String, locale: String?, id: String?, lists: String?) -> String {
-            let sha = SHA256.hash(data: data).hexString
+            let sha = ContentHash.sha256Hex(data)
             files.append(OutputFile(path: root + "/" + relative, data: data))
             entries.append(
                 Manifest.File(path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha, size: data.count))
             return sha
         }
         func hashed(_ folder: String, _ prefix: String, _ data: Data) -> String {
-            let sha = SHA256.hash(data: data).hexString
+            let sha = ContentHash.sha256Hex(data)
             return "\(folder)/\(prefix)\(sha.prefix(16)).json"
         }
 
@@ -72,7 +71,7 @@ struct BundleWriter: Sendable {
         let versionInput = entries.map { "\($0.path)\t\($0.sha256)\n" }.joined()
         let manifest = Manifest(
             schemaVersion: BundleSchema.version,
-            contentVersion: SHA256.hash(data: Data(versionInput.utf8)).hexString,
+            contentVersion: ContentHash.sha256Hex(Data(versionInput.utf8)),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: entries)
         files.append(OutputFile(path: root + "/manifest.json", data: try CanonicalJSON.encode(manifest)))

@@ -106,9 +106,12 @@ struct LinkResolver: Sendable {
     static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let scheme = url[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
-        else { return nil }
-        return scheme.lowercased()
+        return isSchemeName(scheme) ? scheme.lowercased() : nil
+    }
+
+    /// RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-` or `.`.
+    static func isSchemeName(_ name: some StringProtocol) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
     }
 }

@@ -156,10 +156,7 @@ public struct VaultConfig: Sendable, Hashable {
         return (config, diagnostics)
     }
 
-    static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
-    }
+    static func isValidScheme(_ scheme: String) -> Bool { LinkResolver.isSchemeName(scheme) }
 
     /// The kind of a note at a vault path, from the deepest folder named in ``kinds``.
     func kind(forPath path: String) -> ContentKind? {

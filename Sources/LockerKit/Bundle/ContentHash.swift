@@ -4,12 +4,22 @@ import Foundation
 /// SHA-256 as bundles use it: lowercase hex, and the strong ETag built from it.
 public enum ContentHash {
     /// The lowercase hexadecimal SHA-256 of the data.
-    public static func sha256Hex(_ data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+    public static func sha256Hex(_ data: some DataProtocol) -> String {
+        hex(SHA256.hash(data: data))
     }
+
+    /// Bytes as lowercase hexadecimal.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
 
     /// The ETag a manifest gives a file with this hash: `"sha256-<hex>"`.
     public static func etag(sha256: String) -> String { "\"sha256-\(sha256)\"" }
