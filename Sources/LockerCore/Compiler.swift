@@ -7,11 +7,19 @@ public struct Compilation: Sendable {
     public var diagnostics: [Diagnostic]
     /// How many notes were read.
     public var noteCount: Int
-    /// The guides built, by kind, locale and ID.
+    /// The guides built, sorted by ID and locale.
     public var guides: [Guide]
+    /// The checklists built, sorted by ID and locale.
+    public var checklists: [Checklist] = []
+    /// The decks built, sorted by ID and locale.
+    public var decks: [Deck] = []
+    /// Checklist items and cards whose IDs are derived from their text: what `locker ids --write` writes.
+    public var stamps: [IDStamp] = []
     /// The output files, relative to the output folder; empty when the vault has errors.
     public var files: [OutputFile]
     public var manifest: Manifest?
+    /// The vault's settings, as read from `locker.yml`.
+    public var config = VaultConfig()
 
     /// Whether the run fails: any error (warnings count as errors under `strict`).
     public var failed: Bool { diagnostics.contains { $0.severity == .error } }
@@ -85,33 +93,80 @@ public struct Compiler: Sendable {
             if let note { notes.append(note) }
         }
 
-        // Identity.
-        diagnostics += Self.duplicateIDs(notes)
+        // Identity: decks gather their notes, then documents must not share an ID.
+        let catalog = DeckCatalog(notes: &notes, config: config)
+        diagnostics += catalog.diagnostics
+        diagnostics += Self.duplicateIDs(notes.filter { $0.kind != .deck })
 
         // Resolve and build, in parallel.
         let index = VaultIndex(notes: notes, assets: listing.assets.map(\.path), locales: config.locales)
         let resolver = LinkResolver(index: index, unresolvedSeverity: config.unresolvedLinks)
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
-        let built = Self.parallelMap(Array(notes.indices)) { noteIndex in
+        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> (Document?, [Diagnostic]) in
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-            return builder.guide(noteIndex)
+            switch index.notes[noteIndex].kind {
+            case .checklist:
+                let (checklist, found) = builder.checklist(noteIndex)
+                return (.checklist(checklist), found)
+            case .deck:
+                return (nil, [])
+            default:
+                let (guide, found) = builder.guide(noteIndex)
+                return (.guide(guide), found)
+            }
         }
-        var guides: [Guide] = []
-        for (guide, guideDiagnostics) in built {
-            guides.append(guide)
-            diagnostics += guideDiagnostics
+        var documents: [Document] = []
+        for (document, found) in built {
+            if let document { documents.append(document) }
+            diagnostics += found
         }
-        guides.sort { ($0.id, $0.locale) < ($1.id, $1.locale) }
+        var stamps: [IDStamp] = []
+        var versions: [VersionParts] = []
+        for note in notes {
+            guard let checklist = note.checklist, note.kind == .checklist else { continue }
+            for item in checklist.items where !item.isExplicit {
+                stamps.append(
+                    IDStamp(
+                        file: note.path, placement: .endOfLine(item.titleLine), id: item.id, label: item.plainTitle.excerpt,
+                        position: item.position))
+            }
+            versions.append(
+                VersionParts(
+                    kind: .checklist, id: note.id, locale: note.locale, source: note.path,
+                    parts: checklist.items.map { PartSite(id: $0.id, file: note.path, position: $0.position) }))
+        }
+        let finalConfig = config
+        let deckResults = Self.parallelMap(catalog.groups) { group in
+            var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+            return builder.decks(group, config: finalConfig)
+        }
+        for result in deckResults {
+            documents += result.decks.map { .deck($0) }
+            diagnostics += result.diagnostics
+            stamps += result.stamps
+            versions += result.versions
+        }
+        documents.sort { ($0.kind, $0.id, $0.locale) < ($1.kind, $1.id, $1.locale) }
+        diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
 
         diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)
-        var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, guides: guides, files: [])
+        var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, guides: [], files: [])
+        for document in documents {
+            switch document {
+            case .guide(let guide): compilation.guides.append(guide)
+            case .checklist(let checklist): compilation.checklists.append(checklist)
+            case .deck(let deck): compilation.decks.append(deck)
+            }
+        }
+        compilation.config = config
+        compilation.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
         guard !compilation.failed, emit else { return compilation }
 
         // Emit.
         let writer = BundleWriter(config: config, generatedAt: generatedAt())
         do {
-            let (files, manifest) = try writer.render(guides: guides, assets: assets.all)
+            let (files, manifest) = try writer.render(documents: documents, assets: assets.all)
             compilation.files = files
             compilation.manifest = manifest
         } catch {

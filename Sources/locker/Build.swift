@@ -48,7 +48,7 @@ struct Build: ParsableCommand {
         try OutputWriter.replace(output, with: compilation.files)
         let locales = manifest.locales.joined(separator: ", ")
         let summary =
-            "Built \(compilation.guides.count) documents (\(locales)) into \(out)/\(BundleSchema.folder): "
+            "Built \(compilation.guides.count) guides, \(compilation.checklists.count) checklists and \(compilation.decks.count) decks (\(locales)) into \(out)/\(BundleSchema.folder): "
             + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)).\n"
         FileHandle.standardOutput.write(Data(summary.utf8))
     }

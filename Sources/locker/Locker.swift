@@ -18,7 +18,7 @@ struct Locker: ParsableCommand {
 
             Docs: docs/content-format.md (writing notes), docs/bundle-format.md (reading bundles).
             """,
-        subcommands: [Build.self, Check.self])
+        subcommands: [Build.self, Check.self, IDs.self])
 
     /// Runs the command, mapping every way of failing to the documented exit codes.
     static func main() {

@@ -50,8 +50,9 @@ import LockerKit
         }
         let kinds = Set(manifest.files.map(\.kind))
         #expect(kinds == ["asset", "guide", "index"])
-        // One index per kind and locale.
-        #expect(manifest.files.filter { $0.kind == "index" }.map(\.locale) == ["en", "ru"])
+        // One index per kind and locale, for every kind, even with no documents of it.
+        let indexes = manifest.files.filter { $0.kind == "index" }.map { "\($0.lists ?? "")/\($0.locale ?? "")" }
+        #expect(indexes == ["checklist/en", "checklist/ru", "deck/en", "deck/ru", "guide/en", "guide/ru"])
         // The manifest decodes with the reader's types.
         let manifestData = try #require(byPath["bundles/v1/manifest.json"])
         #expect(try JSONDecoder().decode(Manifest.self, from: manifestData) == manifest)

@@ -86,3 +86,11 @@ extension Array where Element == Diagnostic {
 }
 
 extension Diagnostic: Error {}
+
+extension String {
+    /// The text's first line, cut to 60 characters, for quoting in a message.
+    var excerpt: String {
+        let firstLine = split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        return firstLine.count > 60 ? firstLine.prefix(59) + "…" : firstLine
+    }
+}

@@ -98,4 +98,38 @@ extension DiagnosticCode {
     public static let htmlDropped = DiagnosticCode(rawValue: "html.dropped")
     /// A `%%` comment that never closes: the rest of the note is hidden.
     public static let commentUnterminated = DiagnosticCode(rawValue: "comment.unterminated")
+
+    // Checklists
+    /// A checklist with no items at all.
+    public static let checklistEmpty = DiagnosticCode(rawValue: "checklist.empty")
+    /// A section or subsection of a checklist with no items.
+    public static let checklistEmptySection = DiagnosticCode(rawValue: "checklist.empty-section")
+    /// A checklist item with no text.
+    public static let checklistEmptyItem = DiagnosticCode(rawValue: "checklist.empty-item")
+    /// List items before the first H2 of a checklist: they belong to no section.
+    public static let checklistItemOutsideSection = DiagnosticCode(rawValue: "checklist.item-outside-section")
+    /// An H4 (or deeper) in a checklist, which has sections (H2) and subsections (H3) only.
+    public static let checklistHeadingTooDeep = DiagnosticCode(rawValue: "checklist.heading-too-deep")
+    /// A `checklistType` Locker does not know.
+    public static let checklistUnknownType = DiagnosticCode(rawValue: "checklist.unknown-type")
+
+    // Decks
+    /// A deck with no cards.
+    public static let deckEmpty = DiagnosticCode(rawValue: "deck.empty")
+    /// A card with an empty front or back.
+    public static let deckEmptySide = DiagnosticCode(rawValue: "deck.empty-side")
+    /// Two cards of one deck with the same front.
+    public static let deckDuplicateCard = DiagnosticCode(rawValue: "deck.duplicate-card")
+    /// Two cards of one deck with the same ID.
+    public static let deckDuplicateID = DiagnosticCode(rawValue: "deck.duplicate-id")
+
+    // Item and card identity
+    /// A checklist item or card without an explicit ID: its derived ID changes with its text.
+    public static let idDerived = DiagnosticCode(rawValue: "id.derived")
+
+    // Translations
+    /// Translations of a checklist or deck whose item or card IDs differ.
+    public static let translationMismatch = DiagnosticCode(rawValue: "translation.mismatch")
+    /// A document with no translation into one of the vault's locales (reported under --strict).
+    public static let translationMissing = DiagnosticCode(rawValue: "translation.missing")
 }

@@ -21,51 +21,50 @@ struct BundleWriter: Sendable {
     var config: VaultConfig
     var generatedAt: String?
 
-    func render(guides: [Guide], assets: [AssetCatalog.Asset]) throws -> (files: [OutputFile], manifest: Manifest) {
+    func render(documents: [Document], assets: [AssetCatalog.Asset]) throws -> (files: [OutputFile], manifest: Manifest) {
         let root = BundleSchema.folder
         var files: [OutputFile] = []
         var entries: [Manifest.File] = []
 
-        func add(_ relative: String, _ data: Data, kind: String, locale: String?, id: String?, lists: String?) -> String {
-            let sha = ContentHash.sha256Hex(data)
+        func add(_ relative: String, _ data: Data, kind: String, locale: String?, id: String?, lists: String?) {
             files.append(OutputFile(path: root + "/" + relative, data: data))
             entries.append(
-                Manifest.File(path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha, size: data.count))
-            return sha
+                Manifest.File(
+                    path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: ContentHash.sha256Hex(data),
+                    size: data.count))
         }
         func hashed(_ folder: String, _ prefix: String, _ data: Data) -> String {
-            let sha = ContentHash.sha256Hex(data)
-            return "\(folder)/\(prefix)\(sha.prefix(16)).json"
+            "\(folder)/\(prefix)\(ContentHash.sha256Hex(data).prefix(16)).json"
         }
 
-        let kind = ContentKind.guide
-        for guide in guides {
-            let data = try CanonicalJSON.encode(guide)
-            _ = add(hashed("\(kind)/\(guide.locale)", "", data), data, kind: kind.rawValue, locale: guide.locale, id: guide.id, lists: nil)
+        for document in documents {
+            let data = try document.encoded()
+            let folder = "\(document.kind)/\(document.locale)"
+            add(hashed(folder, "", data), data, kind: document.kind.rawValue, locale: document.locale, id: document.id, lists: nil)
         }
-        // Every locale's index lists every document: in that locale when translated, else in the
-        // default locale, else in the first locale that has it.
-        let byID = Dictionary(grouping: guides, by: \.id)
-        for locale in config.locales {
-            var indexEntries: [ContentIndex.Entry] = []
-            for (_, versions) in byID {
-                let rank = { (guide: Guide) in config.locales.firstIndex(of: guide.locale) ?? Int.max }
-                let chosen =
-                    versions.first { $0.locale == locale } ?? versions.first { $0.locale == config.defaultLocale }
-                    ?? versions.min { (rank($0), $0.locale) < (rank($1), $1.locale) } ?? versions[0]
-                indexEntries.append(
-                    ContentIndex.Entry(
-                        id: chosen.id, uuid: chosen.uuid, title: chosen.title, subtitle: chosen.subtitle,
-                        category: chosen.category, type: chosen.type, tags: chosen.tags, order: chosen.order,
-                        locale: chosen.locale))
+        // Every kind has an index in every locale, listing every document of the kind: in that
+        // locale when translated, else in the default locale, else in the first locale that has it.
+        let rank = { (document: Document) in config.locales.firstIndex(of: document.locale) ?? Int.max }
+        for kind in ContentKind.known {
+            let byID = Dictionary(grouping: documents.filter { $0.kind == kind }, by: \.id)
+            for locale in config.locales {
+                var indexEntries: [ContentIndex.Entry] = []
+                for (_, versions) in byID {
+                    guard
+                        let chosen = versions.first(where: { $0.locale == locale })
+                            ?? versions.first(where: { $0.locale == config.defaultLocale })
+                            ?? versions.min(by: { (rank($0), $0.locale) < (rank($1), $1.locale) })
+                    else { continue }
+                    indexEntries.append(chosen.indexEntry)
+                }
+                indexEntries.sort(by: Self.indexOrder)
+                let data = try CanonicalJSON.encode(ContentIndex(kind: kind, locale: locale, entries: indexEntries))
+                add(hashed("\(kind)/\(locale)", "index.", data), data, kind: "index", locale: locale, id: nil, lists: kind.rawValue)
             }
-            indexEntries.sort(by: Self.indexOrder)
-            let data = try CanonicalJSON.encode(ContentIndex(kind: kind, locale: locale, entries: indexEntries))
-            _ = add(hashed("\(kind)/\(locale)", "index.", data), data, kind: "index", locale: locale, id: nil, lists: kind.rawValue)
         }
         var written: Set<String> = []
         for asset in assets where written.insert(asset.bundlePath).inserted {
-            _ = add(asset.bundlePath, asset.data, kind: "asset", locale: nil, id: nil, lists: nil)
+            add(asset.bundlePath, asset.data, kind: "asset", locale: nil, id: nil, lists: nil)
         }
         entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let versionInput = entries.map { "\($0.path)\t\($0.sha256)\n" }.joined()

@@ -14,12 +14,15 @@ struct Frontmatter: Sendable, Hashable {
     var aliases: [String] = []
     var tags: [String] = []
     var order: Int?
+    /// For a checklist: when it is used; nil when not given (a reference checklist).
+    var checklistType: ChecklistType?
     var extra: [String: JSONValue] = [:]
 
     /// Practice module categories, per the Mothership content model.
     static let categories = ["briefing", "knots", "maneuvering", "mooring", "safety"]
-    /// How an app presents a guide.
-    static let guideTypes = ["document", "briefing", "checklist"]
+    /// How an app presents a guide (`document`, `briefing`), or, without a `kind`, the kind of
+    /// the note: `checklist` makes a checklist, `deck` a deck.
+    static let types = ["document", "briefing", "checklist", "deck"]
 }
 
 /// A note split into its frontmatter and the body cmark reads.

@@ -98,7 +98,17 @@ struct FrontmatterParser: Sendable {
                 if let kind = oneOf(value, "kind", ContentKind.known.map(\.rawValue)) {
                     frontmatter.kind = ContentKind(rawValue: kind)
                 }
-            case "type": frontmatter.type = oneOf(value, "type", Frontmatter.guideTypes)
+            case "type": frontmatter.type = oneOf(value, "type", Frontmatter.types)
+            case "checklistType":
+                guard let raw = text(value, "checklistType") else { continue }
+                if let type = ChecklistType.known.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) {
+                    frontmatter.checklistType = type
+                } else {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, .checklistUnknownType, "unknown checklistType '\(raw)'", file: file, at: value.position,
+                            hint: "use one of: " + ChecklistType.known.map(\.rawValue).joined(separator: ", ")))
+                }
             case "title": frontmatter.title = text(value, "title")
             case "subtitle": frontmatter.subtitle = text(value, "subtitle")
             case "description": frontmatter.description = text(value, "description")

@@ -34,23 +34,49 @@ struct DocumentBuilder {
     private var reporting: Bool { stack.count <= 1 }
     private var current: ParsedNote { index.notes[stack.last?.note ?? rootIndex] }
 
-    /// The guide for the note at `noteIndex`, and what was wrong with its links.
-    mutating func guide(_ noteIndex: Int) -> (Guide, [Diagnostic]) {
+    /// Starts building from the note at `noteIndex`: links resolve from it and problems are reported in it.
+    /// Diagnostics gathered so far are returned and cleared.
+    @discardableResult
+    mutating func begin(_ noteIndex: Int) -> [Diagnostic] {
         rootIndex = noteIndex
         stack = [EmbedKey(note: noteIndex, fragment: nil)]
-        diagnostics = []
+        defer { diagnostics = [] }
+        return diagnostics
+    }
+
+    /// The diagnostics gathered since the last ``begin(_:)``, clearing them.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics = [] }
+        return diagnostics
+    }
+
+    /// The guide for the note at `noteIndex`, and what was wrong with its links.
+    mutating func guide(_ noteIndex: Int) -> (Guide, [Diagnostic]) {
+        begin(noteIndex)
         let note = index.notes[noteIndex]
         let blocks = convert(note.blocks)
         let sections = note.sections.map { convert($0) }
-        var tags = note.frontmatter.tags
-        for tag in note.bodyTags where !tags.contains(tag) { tags.append(tag) }
+        let tags = Self.tags(of: note)
         let guide = Guide(
-            id: note.id, uuid: ContentIdentity.uuid(kind: note.kind, id: note.id).uuidString.lowercased(),
+            id: note.id, uuid: ContentIdentity.uuidString(kind: note.kind, id: note.id),
             locale: note.locale, title: note.title, subtitle: note.frontmatter.subtitle ?? note.frontmatter.description,
-            category: note.frontmatter.category, type: note.frontmatter.type ?? "document", tags: tags,
+            category: note.frontmatter.category, type: Self.guideType(note.frontmatter.type), tags: tags,
             aliases: note.frontmatter.aliases, order: note.frontmatter.order, source: note.path,
             extra: note.frontmatter.extra, blocks: blocks, sections: sections)
         return (guide, diagnostics)
+    }
+
+    /// How an app presents a guide: `document`, `briefing` or `checklist`.
+    static func guideType(_ type: String?) -> String {
+        guard let type, ["document", "briefing", "checklist"].contains(type) else { return "document" }
+        return type
+    }
+
+    /// The note's tags: frontmatter first, then inline tags in order.
+    static func tags(of note: ParsedNote) -> [String] {
+        var tags = note.frontmatter.tags
+        for tag in note.bodyTags where !tags.contains(tag) { tags.append(tag) }
+        return tags
     }
 
     private mutating func report(
@@ -66,7 +92,7 @@ struct DocumentBuilder {
             blocks: convert(section.blocks), sections: section.sections.map { convert($0) })
     }
 
-    private mutating func convert(_ blocks: [ParsedBlock]) -> [Block] {
+    mutating func convert(_ blocks: [ParsedBlock]) -> [Block] {
         blocks.compactMap { convert($0) }
     }
 
@@ -104,7 +130,7 @@ struct DocumentBuilder {
 
     // MARK: Inlines
 
-    private mutating func spans(_ inlines: [Inline]) -> [Span] {
+    mutating func spans(_ inlines: [Inline]) -> [Span] {
         var result: [Span] = []
         for inline in inlines {
             switch inline {
@@ -178,7 +204,7 @@ struct DocumentBuilder {
         var anchor: String?
         if let fragment = link.fragment { anchor = self.anchor(for: fragment, in: found, at: link.position) }
         return .document(
-            kind: note.kind, id: note.id, uuid: ContentIdentity.uuid(kind: note.kind, id: note.id).uuidString.lowercased(),
+            kind: note.kind, id: note.id, uuid: ContentIdentity.uuidString(kind: note.kind, id: note.id),
             anchor: anchor)
     }
 
@@ -325,7 +351,7 @@ struct DocumentBuilder {
             reportNested(at: link.position)
         }
         let target = LinkTarget.document(
-            kind: note.kind, id: note.id, uuid: ContentIdentity.uuid(kind: note.kind, id: note.id).uuidString.lowercased(),
+            kind: note.kind, id: note.id, uuid: ContentIdentity.uuidString(kind: note.kind, id: note.id),
             anchor: anchor)
         return .embed(Block.Embed(target: target, title: title, blocks: blocks, sections: sections))
     }

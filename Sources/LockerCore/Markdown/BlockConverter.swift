@@ -47,8 +47,8 @@ struct BlockConverter {
             return lift(inlines, blockID: blockID, at: at)
         case .heading(let level):
             var inlines = paragraphInlines(node)
-            _ = Self.takeBlockID(&inlines)
-            return [ParsedBlock(content: .heading(level: level, inlines), position: at)]
+            let blockID = Self.takeBlockID(&inlines)
+            return [ParsedBlock(content: .heading(level: level, inlines), blockID: blockID, position: at)]
         case .blockQuote:
             return [quoteOrCallout(node, at: at)]
         case .list(let ordered, let start, _):
@@ -65,7 +65,8 @@ struct BlockConverter {
                     blockID = id
                     children[last].blockID = nil
                 }
-                items.append(ParsedListItem(checked: task, blocks: children, blockID: blockID))
+                if blockID == nil { blockID = Self.takeFirstLineBlockID(&children) }
+                items.append(ParsedListItem(checked: task, blocks: children, blockID: blockID, position: position(child)))
             }
             let style: Block.List.Style = isTask ? .task : (ordered ? .ordered : .bullet)
             if isTask { items = items.map { var item = $0; item.checked = item.checked ?? false; return item } }
@@ -244,6 +245,18 @@ struct BlockConverter {
             inlines[inlines.count - 1] = .text(remaining)
         }
         return String(id)
+    }
+
+    /// Removes a `^block-id` ending the first line of a list item whose paragraph goes on below
+    /// it (`- [ ] Life jackets ^life-jackets` over an indented note), where `locker ids` writes them.
+    static func takeFirstLineBlockID(_ blocks: inout [ParsedBlock]) -> String? {
+        guard case .paragraph(let inlines)? = blocks.first?.content,
+            let lineEnd = inlines.firstIndex(where: { $0 == .softBreak || $0 == .lineBreak })
+        else { return nil }
+        var firstLine = Array(inlines[..<lineEnd])
+        guard let id = takeBlockID(&firstLine) else { return nil }
+        blocks[0].content = .paragraph(firstLine + inlines[lineEnd...])
+        return id
     }
 
     /// Lifts embeds and images out of a paragraph into blocks of their own, splitting the text

@@ -84,12 +84,30 @@ struct NoteParser: Sendable {
         collect(blocks)
         walk(sections)
 
+        var checklist: ParsedChecklist?
+        if identity.kind == .checklist {
+            var reader = ChecklistReader(file: path)
+            checklist = reader.read(blocks: blocks, sections: sections)
+            diagnostics += reader.diagnostics
+        }
+
         let note = ParsedNote(
             path: path, kind: identity.kind, id: identity.id,
-            idPosition: frontmatter.idPosition ?? .start, locale: identity.locale, frontmatter: frontmatter,
+            idPosition: frontmatter.idPosition ?? .start, locale: identity.locale,
+            explicitLocale: frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path),
+            frontmatter: frontmatter,
             title: title, blocks: blocks, sections: sections, bodyTags: converter.tags, headings: headings,
-            blocksByID: blocksByID, diagnostics: diagnostics)
+            blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, stem: stem)
         return (note, diagnostics)
+    }
+
+    /// The kind a frontmatter `type` implies when no `kind` is given.
+    static func kind(forType type: String?) -> ContentKind? {
+        switch type {
+        case "checklist": .checklist
+        case "deck": .deck
+        default: nil
+        }
     }
 
     /// How a heading is matched by `[[Note#Heading]]`: case and spacing do not matter.
@@ -109,7 +127,7 @@ struct NoteParser: Sendable {
                 basePath = VaultPath.removingExtension(basePath)
             }
         }
-        let kind = frontmatter.kind ?? config.kind(forPath: path) ?? .guide
+        let kind = frontmatter.kind ?? Self.kind(forType: frontmatter.type) ?? config.kind(forPath: path) ?? .guide
         let locale = frontmatter.lang ?? suffixLocale ?? config.defaultLocale
         let derived = Slug.id(forPath: basePath)
         let id = frontmatter.id ?? (derived.isEmpty ? "note" : derived)

@@ -60,6 +60,8 @@ struct ParsedListItem: Sendable, Hashable {
     var checked: Bool?
     var blocks: [ParsedBlock]
     var blockID: String?
+    /// Where the item's marker (`-`, `1.`) stands.
+    var position: SourcePosition = .start
 }
 
 /// A heading and what stands under it, before links are resolved.
@@ -71,6 +73,8 @@ struct ParsedSection: Sendable, Hashable {
     var position: SourcePosition
     var blocks: [ParsedBlock]
     var sections: [ParsedSection]
+    /// A `^id` written at the end of the heading.
+    var blockID: String? = nil
 }
 
 /// A note read, parsed and structured, waiting for its links to be resolved.
@@ -82,6 +86,8 @@ struct ParsedNote: Sendable {
     var id: String
     var idPosition: SourcePosition
     var locale: String
+    /// Whether the locale was written (`lang:` or a file-name suffix) rather than defaulted.
+    var explicitLocale: Bool
     var frontmatter: Frontmatter
     var title: String
     var blocks: [ParsedBlock]
@@ -93,4 +99,8 @@ struct ParsedNote: Sendable {
     /// Every block ID in the note, with the block it marks.
     var blocksByID: [String: ParsedBlock]
     var diagnostics: [Diagnostic]
+    /// The checklist the note describes, when its kind is ``ContentKind/checklist``.
+    var checklist: ParsedChecklist?
+    /// The name the note is known by without a title: its file name without extension and locale.
+    var stem: String
 }

@@ -60,7 +60,7 @@ struct SectionBuilder {
             open.append(
                 ParsedSection(
                     anchor: anchor(for: plain), level: level, title: title, plainTitle: plain, position: block.position,
-                    blocks: [], sections: []))
+                    blocks: [], sections: [], blockID: block.blockID))
         }
         close(downTo: 0)
         return (h1, intro, roots)

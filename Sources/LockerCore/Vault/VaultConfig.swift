@@ -15,6 +15,8 @@ public struct VaultConfig: Sendable, Hashable {
     public var defaultLocale: String = "en"
     /// Folder (relative to the vault) → kind of every note below it; the deepest folder wins.
     public var kinds: [String: ContentKind] = [:]
+    /// Where each folder of ``kinds`` is named in `locker.yml`.
+    var kindPositions: [String: SourcePosition] = [:]
     /// The app's URL scheme, for deep links `<scheme>://content/<kind>/<uuid>`.
     public var deepLinkScheme: String?
     /// How a link to a note that does not exist yet is reported.
@@ -112,7 +114,9 @@ public struct VaultConfig: Sendable, Hashable {
                         invalid(folder.value, "unknown kind '\(name)'; known kinds: \(known)")
                         continue
                     }
-                    config.kinds[VaultPath.normalize(folder.key).trimmingSlashes] = kind
+                    let path = VaultPath.normalize(folder.key).trimmingSlashes
+                    config.kinds[path] = kind
+                    config.kindPositions[path] = folder.keyPosition
                 }
             case "deepLinkScheme":
                 if let scheme = string(value, entry.key) {

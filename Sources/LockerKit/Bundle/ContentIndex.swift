@@ -23,11 +23,21 @@ public struct ContentIndex: Sendable, Hashable, Codable {
         public var order: Int?
         /// The locale the document was written in: differs from the index's when it fell back.
         public var locale: String
+        /// For a checklist: when it is used.
+        public var checklistType: ChecklistType?
+        /// For a checklist: how many items it has.
+        public var itemCount: Int?
+        /// For a deck: how many cards it has.
+        public var cardCount: Int?
 
         public init(
             id: String, uuid: String, title: String, subtitle: String?, category: String?, type: String?,
-            tags: [String], order: Int?, locale: String
+            tags: [String], order: Int?, locale: String, checklistType: ChecklistType? = nil, itemCount: Int? = nil,
+            cardCount: Int? = nil
         ) {
+            self.checklistType = checklistType
+            self.itemCount = itemCount
+            self.cardCount = cardCount
             self.id = id
             self.uuid = uuid
             self.title = title

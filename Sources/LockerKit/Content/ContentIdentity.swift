@@ -16,6 +16,17 @@ public enum ContentIdentity {
         uuidV5(namespace: namespace, name: "\(kind.rawValue)/\(id)")
     }
 
+    /// The UUIDv5 of a part of a document, `kind/id/part…` joined by `/`: a checklist's section
+    /// (`section/<id>`), subsection (`subsection/<section id>/<id>`) or item (`item/<id>`), a deck's card (`card/<id>`).
+    public static func uuid(kind: ContentKind, id: String, part: [String]) -> UUID {
+        uuidV5(namespace: namespace, name: ([kind.rawValue, id] + part).joined(separator: "/"))
+    }
+
+    /// ``uuid(kind:id:part:)`` as bundles write it: lowercase, with hyphens.
+    public static func uuidString(kind: ContentKind, id: String, part: [String] = []) -> String {
+        uuid(kind: kind, id: id, part: part).uuidString.lowercased()
+    }
+
     /// A name-based UUID (RFC 4122, version 5, SHA-1).
     public static func uuidV5(namespace: UUID, name: String) -> UUID {
         var bytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }

@@ -8,9 +8,13 @@ public struct ContentKind: RawRepresentable, Codable, Hashable, Sendable, Compar
 
     /// A practice module: briefing, safety guide or procedure.
     public static let guide = ContentKind(rawValue: "guide")
+    /// A checklist of sections, subsections and items.
+    public static let checklist = ContentKind(rawValue: "checklist")
+    /// A flashcard deck.
+    public static let deck = ContentKind(rawValue: "deck")
 
     /// Every kind this version of the schema defines.
-    public static let known: [ContentKind] = [.guide]
+    public static let known: [ContentKind] = [.guide, .checklist, .deck]
 
     public var description: String { rawValue }
 

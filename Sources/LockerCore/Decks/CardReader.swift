@@ -1,0 +1,204 @@
+import Foundation
+
+/// Finds the flashcards in a note of a deck, in the syntax of Obsidian's spaced-repetition plugin:
+///
+/// - `front::back` on one line; `front:::back` also adds the reverse card;
+/// - several lines of front, a line `?` (`??` for a reversible card), several lines of back;
+///   the card ends at a blank line. A back that starts with a list may follow the `?` line directly.
+///
+/// A note with none of these is one card: its title is the front, its body the back.
+struct CardReader {
+    let note: ParsedNote
+    let noteIndex: Int
+    private(set) var cards: [ParsedCard] = []
+
+    init(note: ParsedNote, noteIndex: Int) {
+        self.note = note
+        self.noteIndex = noteIndex
+    }
+
+    /// Reads the inline cards; when there are none and `wholeNote` is set, the note is one card.
+    mutating func read(wholeNote: Bool) -> [ParsedCard] {
+        cards = []
+        scan(note.blocks)
+        scan(note.sections)
+        if cards.isEmpty, wholeNote {
+            let back = note.blocks + note.sections.flatMap(Self.flatten)
+            let front = ParsedBlock(content: .paragraph([.text(note.title)]), position: .start)
+            cards.append(
+                ParsedCard(
+                    id: note.frontmatter.id ?? "", isExplicit: note.frontmatter.id != nil, front: [front], back: back,
+                    frontText: note.title, note: noteIndex, file: note.path,
+                    position: note.frontmatter.idPosition ?? .start, stamp: .frontmatter, isReverse: false))
+        }
+        return cards
+    }
+
+    /// A section as blocks: its title in bold, then its text.
+    private static func flatten(_ section: ParsedSection) -> [ParsedBlock] {
+        [ParsedBlock(content: .paragraph([.strong(section.title)]), position: section.position)] + section.blocks
+            + section.sections.flatMap(flatten)
+    }
+
+    private mutating func scan(_ sections: [ParsedSection]) {
+        for section in sections {
+            scan(section.blocks)
+            scan(section.sections)
+        }
+    }
+
+    private mutating func scan(_ blocks: [ParsedBlock]) {
+        var index = 0
+        while index < blocks.count {
+            let block = blocks[index]
+            index += 1
+            switch block.content {
+            case .paragraph(let inlines):
+                let next = index < blocks.count ? blocks[index] : nil
+                if paragraph(inlines, blockID: block.blockID, at: block.position, next: next) { index += 1 }
+            case .list(_, _, let items):
+                for item in items {
+                    guard case .paragraph(let inlines)? = item.blocks.first?.content, let first = item.blocks.first
+                    else { continue }
+                    _ = paragraph(inlines, blockID: item.blockID, at: first.position, next: nil)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Reads the cards of one paragraph; returns whether the block after it became a card's back.
+    private mutating func paragraph(
+        _ inlines: [Inline], blockID: String?, at position: SourcePosition, next: ParsedBlock?
+    ) -> Bool {
+        var lines: [[Inline]] = [[]]
+        for inline in inlines {
+            if inline == .softBreak || inline == .lineBreak { lines.append([]) } else { lines[lines.count - 1].append(inline) }
+        }
+        let lastLine = position.line + lines.count - 1
+        // Multi-line: front lines, `?`, back lines.
+        var firstLine = 0
+        if let mark = lines.firstIndex(where: { ["?", "??"].contains($0.plainText.trimmingWhitespace) }) {
+            // Single-line cards above the `?` stand on their own; the front starts after them.
+            if let lastSingle = lines[..<mark].lastIndex(where: { Self.split($0) != nil }) {
+                singleLineCards(lines[...lastSingle], blockID: nil, at: position)
+                firstLine = lastSingle + 1
+            }
+            let reversible = lines[mark].plainText.trimmingWhitespace == "??"
+            let front = Array(lines[firstLine..<mark])
+            var backLines = Array(lines[(mark + 1)...])
+            var back: [ParsedBlock] = []
+            var usedNext = false
+            var id = blockID
+            if id == nil, var last = backLines.last, let taken = BlockConverter.takeBlockID(&last) {
+                id = taken
+                backLines[backLines.count - 1] = last
+            }
+            if let paragraph = Self.paragraph(backLines, line: position.line + mark + 1) { back.append(paragraph) }
+            if back.isEmpty, let next, !Self.isParagraph(next) {
+                back.append(next)
+                usedNext = true
+            }
+            add(
+                front: Self.paragraph(front, line: position.line + firstLine).map { [$0] } ?? [], back: back, id: id,
+                position: firstLine == 0 ? position : SourcePosition(line: position.line + firstLine, column: 1),
+                stampLine: lastLine, reversible: reversible)
+            return usedNext
+        }
+        singleLineCards(lines[...], blockID: blockID, at: position)
+        return false
+    }
+
+    /// `front::back` or `front:::back` on each line; `blockID` is the paragraph's, from its last line.
+    private mutating func singleLineCards(_ lines: ArraySlice<[Inline]>, blockID: String?, at position: SourcePosition) {
+        for (offset, line) in lines.enumerated() {
+            guard let (front, split, reversible) = Self.split(line) else { continue }
+            var back = split
+            var id = BlockConverter.takeBlockID(&back)
+            if id == nil, offset == lines.count - 1 { id = blockID }
+            let at = SourcePosition(line: position.line + offset, column: offset == 0 ? position.column : 1)
+            add(
+                front: Self.paragraph([front], line: at.line).map { [$0] } ?? [],
+                back: Self.paragraph([back], line: at.line).map { [$0] } ?? [], id: id, position: at,
+                stampLine: at.line, reversible: reversible)
+        }
+    }
+
+    private mutating func add(
+        front: [ParsedBlock], back: [ParsedBlock], id: String?, position: SourcePosition, stampLine: Int,
+        reversible: Bool
+    ) {
+        let frontText = front.map { block -> String in
+            if case .paragraph(let inlines) = block.content { return inlines.plainText.replacingOccurrences(of: "\n", with: " ") }
+            return ""
+        }.joined(separator: " ").trimmingWhitespace
+        let card = ParsedCard(
+            id: id ?? "", isExplicit: id != nil, front: front, back: back, frontText: frontText, note: noteIndex,
+            file: note.path, position: position, stamp: .endOfLine(stampLine), isReverse: false)
+        cards.append(card)
+        if reversible {
+            var reverse = card
+            reverse.front = back
+            reverse.back = front
+            reverse.frontText = back.map { block -> String in
+                if case .paragraph(let inlines) = block.content { return inlines.plainText.replacingOccurrences(of: "\n", with: " ") }
+                return ""
+            }.joined(separator: " ").trimmingWhitespace
+            reverse.isReverse = true
+            cards.append(reverse)
+        }
+    }
+
+    private static func isParagraph(_ block: ParsedBlock) -> Bool {
+        if case .paragraph = block.content { return true }
+        return false
+    }
+
+    /// Lines joined back into one paragraph with line breaks, trimmed; nil when empty.
+    private static func paragraph(_ lines: [[Inline]], line: Int) -> ParsedBlock? {
+        var inlines: [Inline] = []
+        for line in lines {
+            let trimmed = trim(line)
+            guard !trimmed.isEmpty else { continue }
+            if !inlines.isEmpty { inlines.append(.lineBreak) }
+            inlines += trimmed
+        }
+        guard !inlines.isEmpty else { return nil }
+        return ParsedBlock(content: .paragraph(inlines), position: SourcePosition(line: line, column: 1))
+    }
+
+    private static func trim(_ line: [Inline]) -> [Inline] {
+        var line = line
+        if case .text(let text)? = line.first {
+            let trimmed = String(text.drop(while: \.isWhitespace))
+            if trimmed.isEmpty { line.removeFirst() } else { line[0] = .text(trimmed) }
+        }
+        if case .text(let text)? = line.last {
+            let trimmed = text.trimmingTrailingWhitespace
+            if trimmed.isEmpty { line.removeLast() } else { line[line.count - 1] = .text(trimmed) }
+        }
+        return line
+    }
+
+    /// A line split at its first `::` or `:::` outside code and links.
+    private static func split(_ line: [Inline]) -> (front: [Inline], back: [Inline], reversible: Bool)? {
+        for (index, inline) in line.enumerated() {
+            guard case .text(let text) = inline, let range = text.range(of: "::") else { continue }
+            var end = range.upperBound
+            var reversible = false
+            if end < text.endIndex, text[end] == ":" {
+                reversible = true
+                end = text.index(after: end)
+            }
+            var front = Array(line[..<index])
+            var back = Array(line[(index + 1)...])
+            let before = String(text[..<range.lowerBound])
+            let after = String(text[end...])
+            if !before.isEmpty { front.append(.text(before)) }
+            if !after.isEmpty { back.insert(.text(after), at: 0) }
+            return (trim(front), trim(back), reversible)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,138 @@
+import LockerKit
+
+extension DocumentBuilder {
+    /// A deck's versions, one per locale, with card IDs assigned, the problems found, and the
+    /// cards whose IDs are derived.
+    mutating func decks(
+        _ group: DeckCatalog.Group, config: VaultConfig
+    ) -> (decks: [Deck], diagnostics: [Diagnostic], stamps: [IDStamp], versions: [VersionParts]) {
+        let notes = index.notes
+        var diagnostics: [Diagnostic] = []
+        var stamps: [IDStamp] = []
+        var decks: [Deck] = []
+        var versions: [VersionParts] = []
+        let present = Set((group.headers + group.members).map { notes[$0].locale })
+        let locales = config.locales.filter(present.contains) + present.subtracting(config.locales).sorted()
+        for locale in locales {
+            let headers = group.headers.filter { notes[$0].locale == locale }
+            let header = headers.first ?? group.headers.first { notes[$0].locale == config.defaultLocale } ?? group.headers.first
+            var cards: [ParsedCard] = []
+            for noteIndex in headers {
+                var reader = CardReader(note: notes[noteIndex], noteIndex: noteIndex)
+                cards += reader.read(wholeNote: false)
+            }
+            for noteIndex in group.members where notes[noteIndex].locale == locale {
+                var reader = CardReader(note: notes[noteIndex], noteIndex: noteIndex)
+                cards += reader.read(wholeNote: true)
+            }
+            let (identified, idDiagnostics, idStamps) = Self.identify(cards, notes: notes)
+            diagnostics += idDiagnostics
+            stamps += idStamps
+
+            var built: [Card] = []
+            var fronts: [String: ParsedCard] = [:]
+            for card in identified {
+                diagnostics += begin(card.note)
+                let front = convert(card.front)
+                let back = convert(card.back)
+                let emptySide = card.frontText.isEmpty ? "front" : (back.isEmpty ? "back" : nil)
+                if let emptySide {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, .deckEmptySide, "card has an empty \(emptySide)", file: card.file, at: card.position,
+                            hint: card.stamp == .frontmatter
+                                ? "a card note's title is the front and its text the back" : "write 'front::back', or front lines, '?', back lines"))
+                }
+                let key = card.frontText.lowercased()
+                if !key.isEmpty, let earlier = fronts[key] {
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, .deckDuplicateCard,
+                            "card '\(card.frontText.excerpt)' has the same front as the card at \(earlier.file):\(earlier.position.line)",
+                            file: card.file, at: card.position, hint: "merge the two cards, or make the questions differ"))
+                } else if !key.isEmpty {
+                    fronts[key] = card
+                }
+                built.append(
+                    Card(
+                        id: card.id,
+                        uuid: ContentIdentity.uuidString(kind: .deck, id: group.id, part: ["card", card.id]),
+                        front: front, back: back, frontText: card.frontText, source: card.file, explicitID: card.isExplicit))
+            }
+            diagnostics += takeDiagnostics()
+
+            let headerNote = header.map { notes[$0] }
+            let folderName = VaultPath.fileName(of: group.path)
+            var title = headerNote?.title ?? folderName
+            if let headerNote, headerNote.title == headerNote.stem, DeckCatalog.isFolderNote(headerNote) { title = folderName }
+            var description = headerNote?.frontmatter.description ?? headerNote?.frontmatter.subtitle
+            if description == nil, let headerNote, !identified.contains(where: { $0.note == header }),
+                case .paragraph(let inlines)? = headerNote.blocks.first?.content
+            {
+                description = inlines.plainText.trimmingWhitespace
+            }
+            if built.isEmpty {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .deckEmpty, "deck '\(title)' (\(locale)) has no cards",
+                        file: headers.first.map { notes[$0].path } ?? VaultConfig.fileName,
+                        at: headers.isEmpty ? (group.configPosition ?? .start) : .start,
+                        hint: "add a note per card to the folder, or cards as 'front::back' lines"))
+            }
+            versions.append(
+                VersionParts(
+                    kind: .deck, id: group.id, locale: locale, source: headers.first.map { notes[$0].path } ?? group.path,
+                    parts: identified.map { PartSite(id: $0.id, file: $0.file, position: $0.position) }))
+            decks.append(
+                Deck(
+                    id: group.id, uuid: ContentIdentity.uuidString(kind: .deck, id: group.id),
+                    locale: locale, title: title, description: description,
+                    tags: headerNote.map { Self.tags(of: $0) } ?? [], order: headerNote?.frontmatter.order,
+                    source: headerNote?.path ?? group.path, extra: headerNote?.frontmatter.extra ?? [:], cards: built))
+        }
+        return (decks, diagnostics, stamps, versions)
+    }
+
+    /// Gives every card its ID: written IDs first, then IDs derived from the front (a card
+    /// note's from its file name), then `-reverse` IDs for reverse cards.
+    private static func identify(
+        _ cards: [ParsedCard], notes: [ParsedNote]
+    ) -> ([ParsedCard], [Diagnostic], [IDStamp]) {
+        var cards = cards
+        var diagnostics: [Diagnostic] = []
+        var stamps: [IDStamp] = []
+        var used: [String: ParsedCard] = [:]
+        for card in cards where card.isExplicit && !card.isReverse {
+            if let earlier = used[card.id] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .deckDuplicateID,
+                        "card ID '\(card.id)' is already used by the card at \(earlier.file):\(earlier.position.line)",
+                        file: card.file, at: card.position, hint: "IDs of cards must differ within a deck"))
+            } else {
+                used[card.id] = card
+            }
+        }
+        var taken = Set(used.keys)
+        for index in cards.indices where !cards[index].isExplicit && !cards[index].isReverse {
+            let card = cards[index]
+            let stem = Slug.blockID(notes[card.note].stem)
+            let base = ChecklistReader.slug(card.stamp == .frontmatter ? notes[card.note].stem : card.frontText, or: "card")
+            let qualified = stem.isEmpty || stem == base ? base : stem + "-" + base
+            let id = taken.contains(base) && !taken.contains(qualified) ? qualified : ChecklistReader.unique(base, in: &taken)
+            taken.insert(id)
+            cards[index].id = id
+            let what = card.stamp == .frontmatter ? "card note" : "card"
+            diagnostics.append(
+                Diagnostic(
+                    .warning, .idDerived,
+                    "\(what) '\(card.frontText.excerpt)' has no ID; its derived ID '\(id)' changes when its text does, orphaning users' progress",
+                    file: card.file, at: card.position, hint: "run 'locker ids --write' to write the IDs into the notes"))
+            stamps.append(IDStamp(file: card.file, placement: card.stamp, id: id, label: card.frontText.excerpt, position: card.position))
+        }
+        for index in cards.indices where cards[index].isReverse && index > 0 {
+            cards[index].id = ChecklistReader.unique(cards[index - 1].id + "-reverse", in: &taken)
+        }
+        return (cards, diagnostics, stamps)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import LockerKit
+
+/// A built document of any kind, as the bundle writer and the translation checks see it.
+enum Document: Sendable {
+    case guide(Guide)
+    case checklist(Checklist)
+    case deck(Deck)
+
+    var kind: ContentKind {
+        switch self {
+        case .guide: .guide
+        case .checklist: .checklist
+        case .deck: .deck
+        }
+    }
+
+    var id: String {
+        switch self {
+        case .guide(let guide): guide.id
+        case .checklist(let checklist): checklist.id
+        case .deck(let deck): deck.id
+        }
+    }
+
+    var locale: String {
+        switch self {
+        case .guide(let guide): guide.locale
+        case .checklist(let checklist): checklist.locale
+        case .deck(let deck): deck.locale
+        }
+    }
+
+    /// The note (or deck folder) the document comes from.
+    var source: String {
+        switch self {
+        case .guide(let guide): guide.source
+        case .checklist(let checklist): checklist.source
+        case .deck(let deck): deck.source
+        }
+    }
+
+    /// The document as its bundle file holds it.
+    func encoded() throws -> Data {
+        switch self {
+        case .guide(let guide): try CanonicalJSON.encode(guide)
+        case .checklist(let checklist): try CanonicalJSON.encode(checklist)
+        case .deck(let deck): try CanonicalJSON.encode(deck)
+        }
+    }
+
+    /// What the index of its kind shows of it.
+    var indexEntry: ContentIndex.Entry {
+        switch self {
+        case .guide(let guide):
+            ContentIndex.Entry(
+                id: guide.id, uuid: guide.uuid, title: guide.title, subtitle: guide.subtitle, category: guide.category,
+                type: guide.type, tags: guide.tags, order: guide.order, locale: guide.locale)
+        case .checklist(let checklist):
+            ContentIndex.Entry(
+                id: checklist.id, uuid: checklist.uuid, title: checklist.title, subtitle: checklist.subtitle,
+                category: nil, type: nil, tags: checklist.tags, order: checklist.order, locale: checklist.locale,
+                checklistType: checklist.checklistType, itemCount: checklist.itemCount)
+        case .deck(let deck):
+            ContentIndex.Entry(
+                id: deck.id, uuid: deck.uuid, title: deck.title, subtitle: deck.description, category: nil, type: nil,
+                tags: deck.tags, order: deck.order, locale: deck.locale, cardCount: deck.cardCount)
+        }
+    }
+}
