@@ -12,7 +12,7 @@ import LockerKit
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let recording = ProcessInfo.processInfo.environment["LOCKER_RECORD"] == "1"
 
-    @Test(arguments: ["syntax", "real-vault", "broken"])
+    @Test(arguments: ["syntax", "real-vault", "broken", "charter"])
     func matchesGoldenOutput(_ name: String) throws {
         let root = Self.fixtures.appendingPathComponent(name)
         let compilation = try Compiler(

@@ -167,4 +167,28 @@ struct Workspace {
         #expect(missing.stderr.contains("no vault folder"))
         #expect(try LockerRun(["--help"], in: workspace.root).status == 0)
     }
+
+    @Test func idsListsThenWritesThenHasNothingLeft() throws {
+        let original = "---\ntype: checklist\n---\n## Deck\n\n- [ ] Winches\n  Grease them.\n- [ ] Ropes ^ropes\n"
+        let workspace = try Workspace(["check-in.md": original, "broken.md": "---\ntype: checklist\n---\n## A\n- [ ]\n- Real item\n"])
+        defer { workspace.remove() }
+        let list = try LockerRun(["ids", "vault"], in: workspace.root)
+        #expect(list.status == 1, "broken.md has errors, so it is left alone: \(list.stderr)")
+        #expect(list.stdout.contains("vault/check-in.md:6:1: ^winches  Winches\n"), "\(list.stdout)")
+        #expect(list.stderr.contains("locker: left vault/broken.md alone: the note has errors"), "\(list.stderr)")
+        #expect(try workspace.read("vault/check-in.md") == Data(original.utf8), "listing writes nothing")
+
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("vault/broken.md"))
+        let write = try LockerRun(["ids", "vault", "--write"], in: workspace.root)
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(write.stdout.hasSuffix("Wrote 1 ID into 1 note.\n"), "\(write.stdout)")
+        let stamped = original.replacingOccurrences(of: "- [ ] Winches\n", with: "- [ ] Winches ^winches\n")
+        #expect(try workspace.read("vault/check-in.md") == Data(stamped.utf8))
+
+        let again = try LockerRun(["ids", "vault"], in: workspace.root)
+        #expect(again.status == 0)
+        #expect(again.stdout == "Every checklist item and card has a written ID.\n")
+        let strict = try LockerRun(["check", "vault", "--strict"], in: workspace.root)
+        #expect(strict.status == 0, "\(strict.stdout)")
+    }
 }

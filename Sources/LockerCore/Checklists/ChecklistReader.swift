@@ -105,7 +105,8 @@ struct ChecklistReader {
             }
         }
         let plain = title.plainText.trimmingWhitespace
-        guard !plain.isEmpty else {
+        // `- [ ]` with nothing after it is no task item to cmark, just the text "[ ]".
+        guard !plain.isEmpty, !["[ ]", "[x]", "[X]", "[]"].contains(plain) else {
             diagnostics.append(
                 Diagnostic(
                     .error, .checklistEmptyItem, "checklist item has no text", file: file, at: listItem.position,

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import LockerCore
+import LockerKit
+
+/// `locker ids --write`: derived IDs written into the notes, and nothing else changed.
+@Suite struct IDWriterTests {
+    static let config = "locales: [en]\nkinds:\n  Signals: deck\n"
+
+    /// Compiles, plans and applies; returns the plan.
+    @discardableResult
+    static func stamp(_ vault: TestVault) throws -> (edits: [IDWriter.Edit], refused: [IDWriter.Refusal]) {
+        let plan = IDWriter.plan(try vault.compile(), vault: vault.root)
+        try IDWriter.apply(plan.edits, vault: vault.root)
+        return plan
+    }
+
+    static func read(_ vault: TestVault, _ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: vault.root.appendingPathComponent(path)))
+    }
+
+    @Test func insertsOnlyTheIDsByteForByte() throws {
+        // CRLF line endings, trailing spaces, a continuation line, a nested list and a `%%` comment.
+        let checklist =
+            "---\r\ntype: checklist\r\n---\r\n## Deck\r\n\r\n- [ ] Winches  \r\n  Grease them.\r\n  - and clean\r\n"
+            + "- [x] Ropes ^ropes\r\n- Clutches %% ask %%\r\n"
+        let expected =
+            "---\r\ntype: checklist\r\n---\r\n## Deck\r\n\r\n- [ ] Winches ^winches  \r\n  Grease them.\r\n  - and clean\r\n"
+            + "- [x] Ropes ^ropes\r\n- Clutches %% ask %% ^clutches\r\n"
+        let vault = try TestVault(
+            [
+                "check.md": checklist,
+                "Signals/One short.md": "Altering course to starboard.\n",
+                "Signals/Two short.md": "---\ntitle: Two short blasts\n---\nAltering course to port.\n",
+                "Signals/inline.md": "Five short::I doubt your intentions\n\nSound\n?\nReply\n",
+            ], config: Self.config)
+        defer { vault.remove() }
+        let (edits, refused) = try Self.stamp(vault)
+        #expect(refused.isEmpty)
+        #expect(edits.map(\.file) == ["Signals/One short.md", "Signals/Two short.md", "Signals/inline.md", "check.md"])
+        #expect(try Self.read(vault, "check.md") == Array(expected.utf8))
+        #expect(try Self.read(vault, "Signals/One short.md") == Array("---\nid: one-short\n---\nAltering course to starboard.\n".utf8))
+        #expect(
+            try Self.read(vault, "Signals/Two short.md")
+                == Array("---\nid: two-short\ntitle: Two short blasts\n---\nAltering course to port.\n".utf8))
+        #expect(
+            try Self.read(vault, "Signals/inline.md")
+                == Array("Five short::I doubt your intentions ^five-short\n\nSound\n?\nReply ^sound\n".utf8))
+    }
+
+    @Test func writingIDsChangesNoIdentityAndIsIdempotent() throws {
+        let vault = try TestVault(
+            [
+                "check.md": "---\ntype: checklist\n---\n## A\n- One\n- Two\n### B\n- One\n",
+                "Signals/Light.md": "White light.\n",
+            ], config: Self.config)
+        defer { vault.remove() }
+        let before = try vault.compile()
+        try Self.stamp(vault)
+        let after = try vault.compile()
+        #expect(before.checklists.first?.items.map(\.uuid) == after.checklists.first?.items.map(\.uuid))
+        #expect(before.decks.first?.cards.map(\.uuid) == after.decks.first?.cards.map(\.uuid))
+        #expect(after.checklists.first?.items.allSatisfy(\.explicitID) == true)
+        #expect(after.decks.first?.cards.allSatisfy(\.explicitID) == true)
+        #expect(after.stamps.isEmpty)
+        #expect(after.diagnostics.with(.idDerived).isEmpty)
+
+        let bytes = try Self.read(vault, "check.md")
+        let second = try Self.stamp(vault)
+        #expect(second.edits.isEmpty)
+        #expect(try Self.read(vault, "check.md") == bytes)
+    }
+
+    @Test func explicitIDsSurviveRetitlingAndReordering() throws {
+        let vault = try TestVault(
+            ["check.md": "---\ntype: checklist\n---\n## A\n- Life jackets ^life-jackets\n- Flares ^flares\n"])
+        defer { vault.remove() }
+        let before = try #require(try vault.compile().checklists.first)
+        try vault.write(
+            "check.md", Data("---\ntype: checklist\n---\n## Other\n- Pyrotechnics ^flares\n- PFDs, one each ^life-jackets\n".utf8))
+        let after = try #require(try vault.compile().checklists.first)
+        let uuids = Dictionary(uniqueKeysWithValues: before.items.map { ($0.id, $0.uuid) })
+        #expect(after.items.map(\.id) == ["flares", "life-jackets"])
+        for item in after.items { #expect(uuids[item.id] == item.uuid) }
+    }
+
+    @Test func leavesNotesWithErrorsAlone() throws {
+        let broken = "---\ntype: checklist\n---\n## A\n- [ ]\n- Real item\n"
+        let vault = try TestVault(
+            ["broken.md": broken, "good.md": "---\ntype: checklist\n---\n## A\n- Item\n"])
+        defer { vault.remove() }
+        let (edits, refused) = try Self.stamp(vault)
+        #expect(edits.map(\.file) == ["good.md"])
+        #expect(refused.map(\.file) == ["broken.md"])
+        #expect(try Self.read(vault, "broken.md") == Array(broken.utf8))
+        #expect(try Self.read(vault, "good.md") == Array("---\ntype: checklist\n---\n## A\n- Item ^item\n".utf8))
+    }
+
+    @Test func keepsAByteOrderMarkAheadOfNewFrontmatter() throws {
+        let vault = try TestVault([:], config: Self.config)
+        defer { vault.remove() }
+        try vault.write("Signals/Flag.md", Data([0xEF, 0xBB, 0xBF] + Array("Code flag A.\n".utf8)))
+        try Self.stamp(vault)
+        #expect(try Self.read(vault, "Signals/Flag.md") == [0xEF, 0xBB, 0xBF] + Array("---\nid: flag\n---\nCode flag A.\n".utf8))
+    }
+}
