@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes a large synthetic vault: notes with frontmatter, H2-H4 sections, lists, callouts,
-tables, wikilinks between notes, and Cyrillic text. Deterministic for a given count and seed."""
+tables, wikilinks between notes, and Cyrillic text; every tenth note is a checklist, and the
+last folder is a deck (one card per note, plus a folder note of inline cards). Deterministic
+for a given count and seed."""
 import os
 import random
 import sys
@@ -18,6 +20,7 @@ def note(rng, index, count):
     parts = [
         "---",
         f"title: Note {index}",
+        *(["type: checklist", "checklistType: checkIn"] if index % 10 == 0 else []),
         f"category: {rng.choice(['briefing', 'knots', 'maneuvering', 'mooring', 'safety'])}",
         f"order: {index}",
         "created: November 16",
@@ -43,6 +46,11 @@ def main():
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, f"note-{index:05d}.md"), "w", encoding="utf-8") as handle:
             handle.write(note(rng, index, count))
+    deck = os.path.join(target, "folder-49")
+    if os.path.isdir(deck):
+        cards = "\n".join(f"{sentence(rng, 6)}::{sentence(rng, 10)} ^c{card}" for card in range(500))
+        with open(os.path.join(deck, "_deck.md"), "w", encoding="utf-8") as handle:
+            handle.write("---\ntype: deck\ntitle: Generated deck\n---\n" + cards + "\n")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,88 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
             code: .configUnknownKey, severity: .warning, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "title: T\n1️⃣colour: blue\n"]),
         PositionCase(code: .fileEmpty, severity: .warning, files: ["note.md": "1️⃣\n"]),
+        // Checklists.
+        PositionCase(
+            code: .checklistEmpty, severity: .error,
+            files: ["note.md": "1️⃣---\ntype: checklist\n---\n\n## A\n\nOnly a note.\n"]),
+        PositionCase(
+            code: .checklistEmptySection, severity: .warning,
+            files: ["note.md": "---\ntype: checklist\n---\n\n## A\n\n- one ^one\n\n1️⃣## B\n\nOnly a note.\n"]),
+        PositionCase(
+            code: .checklistEmptySection, severity: .warning,
+            files: ["note.md": "---\ntype: checklist\n---\n\n## A\n\n- one ^one\n\n1️⃣### Sub\n\nOnly a note.\n"]),
+        PositionCase(
+            code: .checklistEmptyItem, severity: .error,
+            files: ["note.md": "---\ntype: checklist\n---\n\n## A\n\n- [ ] one ^one\n1️⃣- [ ]\n- [ ] two ^two\n"]),
+        PositionCase(
+            code: .checklistEmptyItem, severity: .error,
+            files: ["note.md": "---\ntype: checklist\n---\n\n## A\n\n- one ^one\n1️⃣-\n- two ^two\n"]),
+        PositionCase(
+            code: .checklistItemOutsideSection, severity: .error,
+            files: ["note.md": "---\ntype: checklist\n---\n\nIntro.\n\n1️⃣- stray\n- stray\n\n## A\n\n- one ^one\n"]),
+        PositionCase(
+            code: .checklistHeadingTooDeep, severity: .warning,
+            files: ["note.md": "---\ntype: checklist\n---\n\n## A\n\n### B\n\n- one ^one\n\n1️⃣#### C\n\n- two ^two\n"]),
+        PositionCase(
+            code: .checklistUnknownType, severity: .error,
+            files: ["note.md": "---\ntype: checklist\nchecklistType: 1️⃣boarding\n---\n\n## A\n\n- one ^one\n"]),
+        PositionCase(
+            code: .idDerived, severity: .warning,
+            files: ["note.md": "---\ntype: checklist\n---\n\n## A\n\n- [ ] one ^one\n1️⃣- [ ] Life jackets\n"]),
+        PositionCase(
+            code: .idDerived, severity: .warning, file: "Lists/note.md",
+            files: ["Lists/note.md": "## A\n\n1. first ^first\n1️⃣2. second\n"], config: "kinds:\n  Lists: checklist\n"),
+        // Decks.
+        PositionCase(
+            code: .deckEmpty, severity: .error, file: "Signals/_deck.md",
+            files: ["Signals/_deck.md": "1️⃣---\ntype: deck\n---\n\nFlags of the code.\n"]),
+        PositionCase(
+            code: .deckEmpty, severity: .error, file: "flags.md",
+            files: ["flags.md": "1️⃣---\ntype: deck\n---\n\n# Flags\n"]),
+        PositionCase(
+            code: .deckEmpty, severity: .error, file: "locker.yml",
+            files: ["note.md": "x", "locker.yml": "kinds:\n  1️⃣Signals: deck\n"]),
+        PositionCase(
+            code: .deckEmptySide, severity: .error, file: "Signals/_deck.md",
+            files: ["Signals/_deck.md": "---\ntype: deck\n---\n\nAlpha::Diver down ^alpha\n1️⃣Bravo:: ^bravo\n"]),
+        PositionCase(
+            code: .deckEmptySide, severity: .error, file: "Signals/_deck.md",
+            files: ["Signals/_deck.md": "---\ntype: deck\n---\n\n- Alpha::Diver down ^a\n1️⃣- ::Dangerous cargo ^b\n"]),
+        PositionCase(
+            code: .deckDuplicateCard, severity: .warning, file: "Signals/_deck.md",
+            files: ["Signals/_deck.md": "---\ntype: deck\n---\n\nAlpha::Diver down ^a1\n\n1️⃣ALPHA::Diver below ^a2\n"]),
+        PositionCase(
+            code: .deckDuplicateID, severity: .error, file: "Signals/_deck.md",
+            files: ["Signals/_deck.md": "---\ntype: deck\n---\n\nAlpha::Diver down ^same\n1️⃣Bravo::Cargo ^same\n"]),
+        PositionCase(
+            code: .deckDuplicateID, severity: .error, file: "Signals/bravo.md",
+            files: [
+                "Signals/_deck.md": "---\ntype: deck\n---\n",
+                "Signals/alpha.md": "---\nid: flag\n---\n\nDiver down\n",
+                "Signals/bravo.md": "---\nid: 1️⃣flag\n---\n\nDangerous cargo\n",
+            ]),
+        PositionCase(
+            code: .idDerived, severity: .warning, file: "Signals/_deck.md",
+            files: ["Signals/_deck.md": "---\ntype: deck\n---\n\nAlpha::Diver ^a\n\n1️⃣What is Bravo?\n?\nCargo\n"]),
+        PositionCase(
+            code: .idDerived, severity: .warning, file: "Signals/Alpha.md",
+            files: ["Signals/Alpha.md": "1️⃣Diver down\n"], config: "kinds:\n  Signals: deck\n"),
+        // Translations.
+        PositionCase(
+            code: .translationMismatch, severity: .warning, file: "list.md",
+            files: [
+                "list.md": "---\ntype: checklist\n---\n\n## Палуба\n\n- [ ] Жилеты ^vests\n1️⃣- [ ] Якорь ^anchor\n",
+                "list.en.md": "---\ntype: checklist\n---\n\n## Deck\n\n- [ ] Vests ^vests\n",
+            ],
+            config: "locales: [ru, en]\n"),
+        // `lang: ru`: without it the suffix-less folder note is taken for en (see DeckTests).
+        PositionCase(
+            code: .translationMismatch, severity: .warning, file: "Signals/_deck.en.md",
+            files: [
+                "Signals/_deck.md": "---\ntype: deck\nlang: ru\n---\n\nАльфа::Водолаз ^alpha\n",
+                "Signals/_deck.en.md": "---\ntype: deck\n---\n\nAlpha::Diver ^alpha\n1️⃣Bravo::Cargo ^bravo\n",
+            ],
+            config: "locales: [ru, en]\n"),
     ]
 
     @Test(arguments: cases)

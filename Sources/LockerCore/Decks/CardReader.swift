@@ -60,7 +60,14 @@ struct CardReader {
                 for item in items {
                     guard case .paragraph(let inlines)? = item.blocks.first?.content, let first = item.blocks.first
                     else { continue }
+                    // Reported at the item's marker, as checklist items are; IDs go on the text's line.
+                    let before = cards.count
                     _ = paragraph(inlines, blockID: item.blockID, at: first.position, next: nil)
+                    if cards.count > before, first.position.line == item.position.line {
+                        for index in before..<cards.count where cards[index].position.line == item.position.line {
+                            cards[index].position = item.position
+                        }
+                    }
                 }
             default:
                 break

@@ -13,6 +13,13 @@ extension DocumentBuilder {
         var versions: [VersionParts] = []
         let present = Set((group.headers + group.members).map { notes[$0].locale })
         let locales = config.locales.filter(present.contains) + present.subtracting(config.locales).sorted()
+        if locales.isEmpty {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .deckEmpty, "folder '\(group.path)' is mapped to deck but holds no notes",
+                    file: VaultConfig.fileName, at: group.configPosition ?? .start,
+                    hint: "add a note per card to the folder, or remove the mapping"))
+        }
         for locale in locales {
             let headers = group.headers.filter { notes[$0].locale == locale }
             let header = headers.first ?? group.headers.first { notes[$0].locale == config.defaultLocale } ?? group.headers.first
@@ -101,21 +108,29 @@ extension DocumentBuilder {
         var cards = cards
         var diagnostics: [Diagnostic] = []
         var stamps: [IDStamp] = []
+        // Written IDs first, each reverse card's `<id>-reverse` with it.
         var used: [String: ParsedCard] = [:]
-        for card in cards where card.isExplicit && !card.isReverse {
-            if let earlier = used[card.id] {
+        for (index, card) in cards.enumerated() where card.isExplicit {
+            let id = card.isReverse ? (index > 0 ? cards[index - 1].id : card.id) + "-reverse" : card.id
+            cards[index].id = id
+            if let earlier = used[id] {
                 diagnostics.append(
                     Diagnostic(
                         .error, .deckDuplicateID,
-                        "card ID '\(card.id)' is already used by the card at \(earlier.file):\(earlier.position.line)",
+                        "card ID '\(id)' is already used by the card at \(earlier.file):\(earlier.position.line)",
                         file: card.file, at: card.position, hint: "IDs of cards must differ within a deck"))
             } else {
-                used[card.id] = card
+                used[id] = card
             }
         }
+        // Then derived IDs, in order.
         var taken = Set(used.keys)
-        for index in cards.indices where !cards[index].isExplicit && !cards[index].isReverse {
+        for index in cards.indices where !cards[index].isExplicit {
             let card = cards[index]
+            if card.isReverse {
+                cards[index].id = ChecklistReader.unique(cards[index - 1].id + "-reverse", in: &taken)
+                continue
+            }
             let stem = Slug.blockID(notes[card.note].stem)
             let base = ChecklistReader.slug(card.stamp == .frontmatter ? notes[card.note].stem : card.frontText, or: "card")
             let qualified = stem.isEmpty || stem == base ? base : stem + "-" + base
@@ -129,9 +144,6 @@ extension DocumentBuilder {
                     "\(what) '\(card.frontText.excerpt)' has no ID; its derived ID '\(id)' changes when its text does, orphaning users' progress",
                     file: card.file, at: card.position, hint: "run 'locker ids --write' to write the IDs into the notes"))
             stamps.append(IDStamp(file: card.file, placement: card.stamp, id: id, label: card.frontText.excerpt, position: card.position))
-        }
-        for index in cards.indices where cards[index].isReverse && index > 0 {
-            cards[index].id = ChecklistReader.unique(cards[index - 1].id + "-reverse", in: &taken)
         }
         return (cards, diagnostics, stamps)
     }

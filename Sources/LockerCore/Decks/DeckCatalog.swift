@@ -65,13 +65,17 @@ struct DeckCatalog: Sendable {
             } else {
                 group.id = derived.isEmpty ? "deck" : derived
             }
-            let headerLocales = Set(group.headers.filter { notes[$0].explicitLocale }.map { notes[$0].locale })
+            // Card notes without a locale of their own take the folder notes' when all of them
+            // name the same one (a folder per language); otherwise the default locale.
+            let headerLocales = Set(group.headers.map { notes[$0].locale })
+            let inherited =
+                group.headers.allSatisfy { notes[$0].explicitLocale } && headerLocales.count == 1 ? headerLocales.first : nil
             for index in group.headers + group.members {
                 notes[index].kind = .deck
                 notes[index].id = group.id
-                if !notes[index].explicitLocale, headerLocales.count == 1, let locale = headerLocales.first {
-                    notes[index].locale = locale
-                }
+            }
+            for index in group.members where !notes[index].explicitLocale {
+                if let inherited { notes[index].locale = inherited }
             }
             groups.append(group)
         }

@@ -65,6 +65,11 @@ struct BlockConverter {
                     blockID = id
                     children[last].blockID = nil
                 }
+                // `- item ^id` over nested bullets: the ID ends the item's first (one-line) paragraph.
+                if blockID == nil, let first = children.first, first.blockID != nil, case .paragraph = first.content {
+                    blockID = first.blockID
+                    children[0].blockID = nil
+                }
                 if blockID == nil { blockID = Self.takeFirstLineBlockID(&children) }
                 items.append(ParsedListItem(checked: task, blocks: children, blockID: blockID, position: position(child)))
             }

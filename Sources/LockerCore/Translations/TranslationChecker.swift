@@ -38,7 +38,7 @@ struct TranslationChecker {
                         .warning, .translationMissing,
                         "\(key.kind) '\(key.id)' has no \(missing.joined(separator: ", ")) translation; readers get the \(shown.locale) version",
                         file: shown.source,
-                        hint: "add a translation ('\(VaultPath.fileName(of: shown.source)).\(missing[0])' or 'lang: \(missing[0])' with the same 'id')"))
+                        hint: Self.translationHint(for: shown.source, locale: missing[0], id: key.id, locales: config.locales)))
             }
         }
         let byDocument = Dictionary(grouping: versions) { DocumentKey(kind: $0.kind, id: $0.id) }
@@ -60,6 +60,15 @@ struct TranslationChecker {
             }
         }
         return diagnostics
+    }
+
+    /// How to add the translation: the file name with the locale suffix, or `lang:` with the same `id`.
+    static func translationHint(for source: String, locale: String, id: String, locales: [String]) -> String {
+        guard VaultPath.fileExtension(of: source) == "md" else {
+            return "add a folder note with 'lang: \(locale)' and 'id: \(id)', or '.\(locale).md' versions of the card notes"
+        }
+        let stem = VaultPath.fileName(of: VaultPath.removingExtension(source)).dropLocaleSuffix(locales)
+        return "add '\(stem).\(locale).md' next to it, or a note with 'lang: \(locale)' and 'id: \(id)'"
     }
 
     private struct DocumentKey: Hashable, Comparable {
