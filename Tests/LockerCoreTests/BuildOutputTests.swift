@@ -139,6 +139,47 @@ import LockerKit
         #expect(compilation.guides.first?.extra["created"] == .string("November 16"))
         #expect(compilation.guides.allSatisfy { $0.locale == "en" && $0.type == "document" })
     }
+
+    /// What an app does: find each checklist and deck through the manifest and the indexes, and
+    /// decode it with LockerKit's types; it gets back exactly what was built.
+    @Test func checklistsAndDecksDecodeFromTheBundleAsBuilt() throws {
+        let vault = GoldenTests.fixtures.appendingPathComponent("charter/vault")
+        let compilation = try Compiler(vault: vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let manifest = try #require(compilation.manifest)
+        let byPath = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, $0.data) })
+        func file(_ entry: Manifest.File) throws -> Data { try #require(byPath["bundles/v1/" + entry.path]) }
+
+        let checklists = try manifest.files.filter { $0.kind == "checklist" }.map {
+            try JSONDecoder().decode(Checklist.self, from: file($0))
+        }
+        let decks = try manifest.files.filter { $0.kind == "deck" }.map { try JSONDecoder().decode(Deck.self, from: file($0)) }
+        #expect(Set(checklists) == Set(compilation.checklists))
+        #expect(Set(decks) == Set(compilation.decks))
+        #expect(checklists.map(\.locale).sorted() == ["en", "ru"])
+        #expect(Set(decks.map { "\($0.id)/\($0.locale)" }) == ["sound-signals/ru", "sound-signals/en", "day-shapes/ru", "day-shapes/en"])
+
+        // Counts are consistent, so "X/Y" needs no walk of the tree.
+        for checklist in checklists {
+            #expect(checklist.itemCount == checklist.items.count)
+            for section in checklist.sections {
+                #expect(section.itemCount == section.subsections.reduce(0) { $0 + $1.items.count })
+            }
+        }
+        for deck in decks { #expect(deck.cardCount == deck.cards.count) }
+
+        // The index of each kind and locale lists the document with its counts.
+        let index = try #require(manifest.files.first { $0.kind == "index" && $0.lists == "checklist" && $0.locale == "en" })
+        let entries = try JSONDecoder().decode(ContentIndex.self, from: file(index)).entries
+        let english = try #require(checklists.first { $0.locale == "en" })
+        #expect(entries.map(\.id) == ["check-in"])
+        #expect(entries.first?.itemCount == english.itemCount)
+        #expect(entries.first?.checklistType == .checkIn)
+
+        // Item identity is shared by the translations where the IDs match.
+        let russian = try #require(checklists.first { $0.locale == "ru" })
+        let shared = Set(english.items.map(\.uuid)).intersection(russian.items.map(\.uuid))
+        #expect(shared.count == 4, "registration, insurance, life-jackets, windlass")
+    }
 }
 
 enum SHAHelper {
@@ -146,4 +187,5 @@ enum SHAHelper {
         // Recomputed independently of the writer through LockerKit's public API.
         ContentHash.sha256Hex(data)
     }
+
 }
