@@ -123,12 +123,14 @@ public struct Compiler: Sendable {
         }
         var stamps: [IDStamp] = []
         var versions: [VersionParts] = []
+        let adopted = TranslationIDs.adopted(notes, config: config)
         for note in notes {
             guard let checklist = note.checklist, note.kind == .checklist else { continue }
             for item in checklist.items where !item.isExplicit {
                 stamps.append(
                     IDStamp(
-                        file: note.path, placement: .endOfLine(item.titleLine), id: item.id, label: item.plainTitle.excerpt,
+                        file: note.path, placement: .endOfLine(item.titleLine),
+                        id: adopted[note.path]?[item.titleLine] ?? item.id, label: item.plainTitle.excerpt,
                         position: item.position))
             }
             versions.append(

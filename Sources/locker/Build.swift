@@ -47,8 +47,16 @@ struct Build: ParsableCommand {
         }
         try OutputWriter.replace(output, with: compilation.files)
         let locales = manifest.locales.joined(separator: ", ")
+        func count(_ ids: [String], _ noun: String) -> String {
+            let unique = Set(ids).count
+            return "\(unique) \(noun)\(unique == 1 ? "" : "s")"
+        }
+        let documents = [
+            count(compilation.guides.map(\.id), "guide"), count(compilation.checklists.map(\.id), "checklist"),
+            count(compilation.decks.map(\.id), "deck"),
+        ]
         let summary =
-            "Built \(compilation.guides.count) guides, \(compilation.checklists.count) checklists and \(compilation.decks.count) decks (\(locales)) into \(out)/\(BundleSchema.folder): "
+            "Built \(documents[0]), \(documents[1]) and \(documents[2]) in \(locales) into \(out)/\(BundleSchema.folder): "
             + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)).\n"
         FileHandle.standardOutput.write(Data(summary.utf8))
     }

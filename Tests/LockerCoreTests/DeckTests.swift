@@ -218,4 +218,12 @@ import LockerKit
         let duplicate = try #require(compilation.diagnostics.with(.deckDuplicateID).first)
         #expect(duplicate.position == SourcePosition(line: 5, column: 1))
     }
+
+    @Test func subfolderMappedToAnotherKindStaysOutOfTheDeck() throws {
+        let compilation = try compile(
+            ["Signals/Alpha.md": "Diver down\n", "Signals/Notes/History.md": "How flags began.\n"],
+            config: "locales: [en]\nkinds:\n  Signals: deck\n  Signals/Notes: guide\n")
+        #expect(compilation.decks.first?.cards.map(\.source) == ["Signals/Alpha.md"])
+        #expect(compilation.guides.map(\.source) == ["Signals/Notes/History.md"])
+    }
 }

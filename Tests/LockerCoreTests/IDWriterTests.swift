@@ -103,4 +103,34 @@ import LockerKit
         try Self.stamp(vault)
         #expect(try Self.read(vault, "Signals/Flag.md") == [0xEF, 0xBB, 0xBF] + Array("---\nid: flag\n---\nCode flag A.\n".utf8))
     }
+
+    @Test func translationsOfTheSameShapeGetTheirCounterpartsIDs() throws {
+        let russian = "---\nid: c\ntype: checklist\n---\n## Документы\n- Регистрация ^registration\n- Страховка\n### Безопасность\n- Жилеты\n"
+        let english = "---\nid: c\ntype: checklist\n---\n## Documents\n- Registration\n- Insurance\n### Safety\n- Life jackets ^vests\n"
+        let vault = try TestVault(["c.md": russian, "c.en.md": english], config: "locales: [ru, en]\n")
+        defer { vault.remove() }
+        try Self.stamp(vault)
+        // A written ID on either side wins; else the default locale's (ru) derived ID.
+        #expect(
+            try Self.read(vault, "c.md")
+                == Array(russian.replacingOccurrences(of: "Страховка\n", with: "Страховка ^strakhovka\n")
+                    .replacingOccurrences(of: "Жилеты\n", with: "Жилеты ^vests\n").utf8))
+        #expect(
+            try Self.read(vault, "c.en.md")
+                == Array(english.replacingOccurrences(of: "Registration\n", with: "Registration ^registration\n")
+                    .replacingOccurrences(of: "Insurance\n", with: "Insurance ^strakhovka\n").utf8))
+        let after = try vault.compile(strict: true)
+        #expect(after.diagnostics.isEmpty, "\(after.diagnostics.rendered)")
+    }
+
+    @Test func translationsOfDifferentShapesKeepTheirOwnIDs() throws {
+        let vault = try TestVault(
+            [
+                "c.md": "---\nid: c\ntype: checklist\n---\n## Документы\n- Регистрация\n- Страховка\n",
+                "c.en.md": "---\nid: c\ntype: checklist\n---\n## Documents\n- Registration\n",
+            ], config: "locales: [ru, en]\n")
+        defer { vault.remove() }
+        let stamps = try vault.compile().stamps
+        #expect(stamps.map(\.id) == ["registration", "registratsiya", "strakhovka"])
+    }
 }

@@ -131,7 +131,7 @@ struct Workspace {
         defer { workspace.remove() }
         let first = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.hasPrefix("Built 2 guides, 0 checklists and 0 decks (ru, en) into out/bundles/v1"))
+        #expect(first.stdout.hasPrefix("Built 2 guides, 0 checklists and 0 decks in ru, en into out/bundles/v1"))
         let manifest = try JSONDecoder().decode(Manifest.self, from: workspace.read("out/bundles/v1/manifest.json"))
         #expect(manifest.defaultLocale == "ru")
         #expect(manifest.generatedAt == "1970-01-01T00:00:00Z")

@@ -17,7 +17,9 @@ struct ChecklistReader {
                 diagnostics.append(
                     Diagnostic(
                         .error, .checklistItemOutsideSection,
-                        "\(listItems.count == 1 ? "a list item" : "\(listItems.count) list items") before the first section belong to no section",
+                        listItems.count == 1
+                            ? "a list item before the first section belongs to no section"
+                            : "\(listItems.count) list items before the first section belong to no section",
                         file: file, at: block.position, hint: "put a '## Section' heading above them"))
             } else {
                 intro.append(block)

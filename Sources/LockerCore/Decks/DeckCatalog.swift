@@ -50,6 +50,8 @@ struct DeckCatalog: Sendable {
                     groupsByKey[folder]?.members.append(index)
                     break
                 }
+                // A folder inside the deck mapped to another kind keeps its notes out of the deck.
+                if let kind = config.kinds[folder], kind != .deck { break }
                 if folder.isEmpty { break }
                 folder = VaultPath.folder(of: folder)
             }

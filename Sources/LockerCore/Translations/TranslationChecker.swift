@@ -52,9 +52,9 @@ struct TranslationChecker {
                         diagnostics.append(
                             Diagnostic(
                                 .warning, .translationMismatch,
-                                "\(what) '^\(part.id)' of \(key.kind) '\(key.id)' is in \(part.file) but not in its \(other.locale) version, \(other.source)",
+                                "\(what) ID '\(part.id)' of \(key.kind) '\(key.id)' is in \(part.file) but not in its \(other.locale) version, \(other.source)",
                                 file: part.file, at: part.position,
-                                hint: "give the translated \(what) the same ^\(part.id), or add it to \(other.source)"))
+                                hint: "give the translated \(what) the same ID, or add it to \(other.source)"))
                     }
                 }
             }

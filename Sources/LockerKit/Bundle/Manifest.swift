@@ -64,7 +64,8 @@ public enum BundleSchema {
     /// Bumped when a reader of the previous major can no longer read bundles.
     public static let major = 1
     /// Bumped when fields or kinds are added that old readers may ignore.
-    public static let minor = 0
+    /// 1.1 added checklists and decks, and counts in index entries.
+    public static let minor = 1
     /// `major.minor` as written in the manifest.
     public static var version: String { "\(major).\(minor)" }
     /// The folder the bundles of this major version live in, under the output folder.

@@ -1,0 +1,44 @@
+import LockerKit
+
+/// The IDs `locker ids --write` gives the items of a translated checklist, so the translations
+/// pair by ID.
+///
+/// When two language versions of a checklist have the same shape (the same number of sections,
+/// of subsections in each, and of items in each), an item without a written ID takes the ID its
+/// counterpart in another version has written; failing that, the one its counterpart in the
+/// default-locale version has. Otherwise it keeps its own derived ID.
+enum TranslationIDs {
+    /// The ID to write for each item without one, by note path and title line, where it differs
+    /// from the item's own derived ID.
+    static func adopted(_ notes: [ParsedNote], config: VaultConfig) -> [String: [Int: String]] {
+        let rank = { (note: ParsedNote) in
+            note.locale == config.defaultLocale ? -1 : (config.locales.firstIndex(of: note.locale) ?? Int.max)
+        }
+        let versions = notes.filter { $0.kind == .checklist && $0.checklist != nil }
+        var result: [String: [Int: String]] = [:]
+        for (_, group) in Dictionary(grouping: versions, by: \.id) where group.count > 1 {
+            let sorted = group.sorted { (rank($0), $0.path) < (rank($1), $1.path) }
+            for version in sorted {
+                guard let checklist = version.checklist else { continue }
+                let shape = Self.shape(checklist)
+                let others = sorted.filter { $0.path != version.path && $0.checklist.map(Self.shape) == shape }
+                guard !others.isEmpty else { continue }
+                let items = checklist.items
+                var used = Set(items.filter(\.isExplicit).map(\.id))
+                for (position, item) in items.enumerated() where !item.isExplicit {
+                    let counterparts = others.compactMap { $0.checklist?.items[position] }
+                    let written = counterparts.first(where: \.isExplicit)?.id
+                    let reference = others.first.flatMap { rank($0) < rank(version) ? $0.checklist?.items[position].id : nil }
+                    guard let id = written ?? reference, id != item.id, !used.contains(id) else { continue }
+                    used.insert(id)
+                    result[version.path, default: [:]][item.titleLine] = id
+                }
+            }
+        }
+        return result
+    }
+
+    private static func shape(_ checklist: ParsedChecklist) -> [[Int]] {
+        checklist.sections.map { $0.subsections.map(\.items.count) }
+    }
+}
