@@ -226,4 +226,53 @@ import LockerKit
         #expect(compilation.decks.first?.cards.map(\.source) == ["Signals/Alpha.md"])
         #expect(compilation.guides.map(\.source) == ["Signals/Notes/History.md"])
     }
+
+    @Test func anImageCanBeACardsSide() throws {
+        let vault = try TestVault([:], config: "locales: [en]\n")
+        defer { vault.remove() }
+        try vault.write("Flags/_deck.md", Data("---\ntype: deck\n---\nCode flag A::![[a.png]] ^a\n\n![[b.png]]::Code flag B ^b\n".utf8))
+        try vault.write("Flags/a.png", Data([0x89, 0x50, 0x4E, 0x47]))
+        try vault.write("Flags/b.png", Data([0x89, 0x50, 0x4E, 0x48]))
+        let compilation = try vault.compile()
+        #expect(compilation.diagnostics.isEmpty, "\(compilation.diagnostics.rendered)")
+        let cards = try #require(compilation.decks.first?.cards)
+        #expect(cards.map(\.id) == ["a", "b"])
+        #expect(cards.map(\.explicitID) == [true, true])
+        guard case .image? = cards.first?.back.first?.content else {
+            Issue.record("the back of 'a' is not the image: \(cards)")
+            return
+        }
+        guard case .image? = cards.last?.front.first?.content else {
+            Issue.record("the front of 'b' is not the image: \(cards)")
+            return
+        }
+    }
+
+    @Test func aReversibleCardsLinksAreCheckedOnce() throws {
+        let compilation = try compile(
+            ["Signals/_deck.md": "---\ntype: deck\n---\nSee [[nope]]:::answer ^a\n"], config: "locales: [en]\n")
+        #expect(compilation.diagnostics.with(.linkBroken).count == 1, "\(compilation.diagnostics.rendered)")
+    }
+
+    @Test func aNoteSayingKindDeckInAMappedFolderIsACard() throws {
+        let compilation = try compile(
+            ["Signals/Alpha.md": "---\nkind: deck\n---\nDiver down\n", "Signals/Bravo.md": "Dangerous cargo\n"],
+            config: "locales: [en]\nkinds:\n  Signals: deck\n")
+        #expect(compilation.decks.map(\.cardCount) == [2])
+    }
+
+    @Test func theVaultRootIsNoDeckFolder() throws {
+        let compilation = try compile(
+            ["_deck.md": "---\ntype: deck\n---\nA::B ^a\n", "guide.md": "A guide.\n"], config: "locales: [en]\n")
+        #expect(compilation.guides.map(\.source) == ["guide.md"])
+        #expect(compilation.decks.first?.cards.map(\.id) == ["a"])
+    }
+
+    @Test func aFolderNoteWithoutTypeDeckInsideADeckIsACard() throws {
+        let compilation = try compile(
+            ["D/Alpha.md": "Diver down\n", "D/sub/_deck.md": "---\ntitle: Bravo\n---\nDangerous cargo\n"],
+            config: "locales: [en]\nkinds:\n  D: deck\n")
+        #expect(compilation.decks.map(\.id) == ["d"])
+        #expect(compilation.decks.first?.cardCount == 2)
+    }
 }

@@ -101,6 +101,9 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
             code: .deckEmpty, severity: .error, file: "flags.md",
             files: ["flags.md": "1️⃣---\ntype: deck\n---\n\n# Flags\n"]),
         PositionCase(
+            code: .blockDuplicateID, severity: .error,
+            files: ["note.md": "---\ntype: checklist\n---\n## A ^s\n- a ^a\n1️⃣## B ^s\n- b ^b\n"]),
+        PositionCase(
             code: .deckEmpty, severity: .error, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "kinds:\n  1️⃣Signals: deck\n"]),
         PositionCase(

@@ -133,4 +133,63 @@ import LockerKit
         let stamps = try vault.compile().stamps
         #expect(stamps.map(\.id) == ["registration", "registratsiya", "strakhovka"])
     }
+
+    @Test func anIDOnAListItemsFirstLineStaysWithTheFirstCard() throws {
+        let deck = "---\ntype: deck\n---\n- Alpha::Diver down ^alpha\n  Bravo::Dangerous cargo\n"
+        let vault = try TestVault(["flags.md": deck], config: "locales: [en]\n")
+        defer { vault.remove() }
+        let before = try #require(try vault.compile().decks.first)
+        #expect(before.cards.map(\.id) == ["alpha", "bravo"])
+        try Self.stamp(vault)
+        #expect(try Self.read(vault, "flags.md") == Array(deck.replacingOccurrences(of: "cargo\n", with: "cargo ^bravo\n").utf8))
+        let after = try #require(try vault.compile().decks.first)
+        #expect(after.cards.map(\.uuid) == before.cards.map(\.uuid))
+    }
+
+    @Test func refusesANoteWhereAnIDWouldLandOnAnotherCard() throws {
+        // The code span runs over two lines, so the second card's line cannot be told from the text.
+        let deck = "---\ntype: deck\n---\nKnot: `bowline\nloop`::Rabbit out of the hole ^bowline\nKnot: reef::Square knot\n"
+        let vault = try TestVault(["knots.md": deck], config: "locales: [en]\n")
+        defer { vault.remove() }
+        let (edits, refused) = try Self.stamp(vault)
+        #expect(edits.isEmpty)
+        #expect(refused.map(\.file) == ["knots.md"])
+        #expect(refused.first?.reason.contains("by hand") == true)
+        #expect(try Self.read(vault, "knots.md") == Array(deck.utf8))
+    }
+
+    @Test func keepsAHardLineBreakAfterTheID() throws {
+        let checklist = "---\ntype: checklist\n---\n## A\n- [ ] Back\\\n  slash\n"
+        let vault = try TestVault(["c.md": checklist])
+        defer { vault.remove() }
+        try Self.stamp(vault)
+        #expect(try Self.read(vault, "c.md") == Array(checklist.replacingOccurrences(of: "Back\\", with: "Back ^back\\").utf8))
+        #expect(try vault.compile().checklists.first?.items.first?.title == "Back")
+    }
+
+    @Test func writesThroughASymbolicLinkAndKeepsIt() throws {
+        let vault = try TestVault(["store/c.txt": "---\ntype: checklist\n---\n## A\n- Item\n"])
+        defer { vault.remove() }
+        try FileManager.default.createSymbolicLink(
+            atPath: vault.root.appendingPathComponent("c.md").path, withDestinationPath: "store/c.txt")
+        try Self.stamp(vault)
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: vault.root.appendingPathComponent("c.md").path)
+        #expect(link == "store/c.txt")
+        #expect(try Self.read(vault, "store/c.txt") == Array("---\ntype: checklist\n---\n## A\n- Item ^item\n".utf8))
+    }
+
+    @Test func writtenIDsNeverCollide() throws {
+        let vault = try TestVault(
+            [
+                "c.md": "---\nid: c\ntype: checklist\n---\n## A\n- [ ] Alpha\n- [ ] Beta\n",
+                "c.ru.md": "---\nid: c\ntype: checklist\n---\n## А\n- [ ] Альфа ^beta\n- [ ] Бета\n",
+                "Signals/_deck.md": "---\ntype: deck\n---\nPort reverse::Something\nPort:::Left\n",
+            ], config: "locales: [en, ru]\n")
+        defer { vault.remove() }
+        let (_, refused) = try Self.stamp(vault)
+        #expect(refused.isEmpty, "\(refused)")
+        let after = try vault.compile()
+        #expect(after.diagnostics.filter { $0.severity == .error }.isEmpty, "\(after.diagnostics.rendered)")
+        #expect(after.stamps.isEmpty)
+    }
 }

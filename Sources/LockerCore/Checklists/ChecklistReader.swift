@@ -25,36 +25,48 @@ struct ChecklistReader {
                 intro.append(block)
             }
         }
-        var usedSectionIDs: Set<String> = []
-        var result = ParsedChecklist(blocks: intro, sections: sections.map { section($0, usedIDs: &usedSectionIDs) })
+        var sectionIDs = IDAllocator()
+        var result = ParsedChecklist(blocks: intro, sections: sections.map { section($0, ids: &sectionIDs) })
         assignDerivedIDs(&result)
         reportEmpty(result)
         return result
     }
 
-    private mutating func section(_ heading: ParsedSection, usedIDs: inout Set<String>) -> ParsedChecklist.Section {
+    private mutating func section(_ heading: ParsedSection, ids: inout IDAllocator) -> ParsedChecklist.Section {
         let (directItems, note) = items(in: heading.blocks)
         var subsections: [ParsedChecklist.Subsection] = []
-        let id = Self.unique(heading.blockID ?? Self.slug(heading.plainTitle, or: "section"), in: &usedIDs)
+        let id = headingID(heading, ids: &ids, fallback: "section")
         if !directItems.isEmpty {
             subsections.append(
                 ParsedChecklist.Subsection(
                     id: id, anchor: nil, title: nil, plainTitle: nil, position: heading.position, note: [],
                     items: directItems))
         }
-        var usedSubsectionIDs: Set<String> = [id]
+        var subsectionIDs = IDAllocator(used: [id])
         for child in heading.sections {
             var (childItems, childNote) = items(in: child.blocks)
             fold(child.sections, into: &childItems, note: &childNote, under: child.plainTitle)
             subsections.append(
                 ParsedChecklist.Subsection(
-                    id: Self.unique(child.blockID ?? Self.slug(child.plainTitle, or: "subsection"), in: &usedSubsectionIDs),
+                    id: headingID(child, ids: &subsectionIDs, fallback: "subsection"),
                     anchor: child.anchor, title: child.title, plainTitle: child.plainTitle, position: child.position,
                     note: childNote, items: childItems))
         }
         return ParsedChecklist.Section(
             id: id, anchor: heading.anchor, title: heading.title, plainTitle: heading.plainTitle,
             position: heading.position, note: note, subsections: subsections)
+    }
+
+    /// A heading's `^id`, reported when another heading has it, else a slug of its title.
+    private mutating func headingID(_ heading: ParsedSection, ids: inout IDAllocator, fallback: String) -> String {
+        if let written = heading.blockID {
+            if ids.take(written) { return written }
+            diagnostics.append(
+                Diagnostic(
+                    .error, .blockDuplicateID, "heading ID '^\(written)' is already used by another heading",
+                    file: file, at: heading.position))
+        }
+        return ids.claim(Self.slug(heading.plainTitle, or: fallback))
     }
 
     /// Folds headings below a subsection into it, reporting each.
@@ -65,7 +77,7 @@ struct ChecklistReader {
             diagnostics.append(
                 Diagnostic(
                     .warning, .checklistHeadingTooDeep,
-                    "H\(heading.level) '\(heading.plainTitle)' is a third level: checklists have sections (H2) and subsections (H3); its items join '\(parent)'",
+                    "H\(heading.level) '\(heading.plainTitle)' is a third level: checklists have sections (H2) and subsections (H3); its items join \(parent.isEmpty ? "the subsection above" : "'\(parent)'")",
                     file: file, at: heading.position, hint: "make it an H3, or bold text"))
             let (more, moreNote) = self.items(in: heading.blocks)
             items += more
@@ -123,7 +135,7 @@ struct ChecklistReader {
     /// Gives items without `^id` an ID from their title, qualified by their subsection and section
     /// when another item has it, and warns that it is fragile.
     private mutating func assignDerivedIDs(_ checklist: inout ParsedChecklist) {
-        var used = Set(checklist.items.filter(\.isExplicit).map(\.id))
+        var ids = IDAllocator(used: Set(checklist.items.filter(\.isExplicit).map(\.id)))
         for s in checklist.sections.indices {
             let section = Self.slug(checklist.sections[s].plainTitle, or: "")
             for u in checklist.sections[s].subsections.indices {
@@ -133,8 +145,12 @@ struct ChecklistReader {
                     guard !item.isExplicit else { continue }
                     let base = Self.slug(item.plainTitle, or: "item")
                     let candidates = [base, Self.join(subsection, base), Self.join(section, subsection, base)]
-                    item.id = candidates.first { !used.contains($0) } ?? Self.unique(candidates[2], in: &used)
-                    used.insert(item.id)
+                    if let free = candidates.first(where: ids.isFree) {
+                        item.id = free
+                        ids.take(free)
+                    } else {
+                        item.id = ids.claim(candidates[2])
+                    }
                     checklist.sections[s].subsections[u].items[i] = item
                     diagnostics.append(
                         Diagnostic(
@@ -178,17 +194,5 @@ struct ChecklistReader {
 
     private static func join(_ parts: String...) -> String {
         parts.filter { !$0.isEmpty }.joined(separator: "-")
-    }
-
-    /// `base`, else `base-2`, `base-3`, …: the first not yet used, which is then marked used.
-    static func unique(_ base: String, in used: inout Set<String>) -> String {
-        var candidate = base
-        var counter = 2
-        while used.contains(candidate) {
-            candidate = "\(base)-\(counter)"
-            counter += 1
-        }
-        used.insert(candidate)
-        return candidate
     }
 }

@@ -49,20 +49,39 @@ struct CardReader {
 
     private mutating func scan(_ blocks: [ParsedBlock]) {
         var index = 0
+        var previousUsed = false
         while index < blocks.count {
             let block = blocks[index]
             index += 1
             switch block.content {
             case .paragraph(let inlines):
                 let next = index < blocks.count ? blocks[index] : nil
-                if paragraph(inlines, blockID: block.blockID, at: block.position, next: next) { index += 1 }
+                let before = cards.count
+                var usedNext = paragraph(inlines, blockID: block.blockID, at: block.position, next: next)
+                if cards.count > before {
+                    // An image where a side is empty: `![[flag.png]]::Code A`, `Code A::![[flag.png]]`.
+                    let previous = index >= 2 && !previousUsed ? blocks[index - 2] : nil
+                    if cards[before].front.isEmpty, let previous, Self.isPicture(previous) {
+                        setSide(front: true, of: before, to: previous)
+                    }
+                    let last = cards[cards.count - 1].isReverse ? cards.count - 2 : cards.count - 1
+                    if !usedNext, cards[last].back.isEmpty, let next, Self.isPicture(next) {
+                        setSide(front: false, of: last, to: next)
+                        usedNext = true
+                    }
+                }
+                if usedNext { index += 1 }
+                previousUsed = usedNext
+                continue
             case .list(_, _, let items):
                 for item in items {
                     guard case .paragraph(let inlines)? = item.blocks.first?.content, let first = item.blocks.first
                     else { continue }
                     // Reported at the item's marker, as checklist items are; IDs go on the text's line.
                     let before = cards.count
-                    _ = paragraph(inlines, blockID: item.blockID, at: first.position, next: nil)
+                    _ = paragraph(
+                        inlines, blockID: item.blockID, at: first.position, next: nil,
+                        idOnFirstLine: item.blockIDOnFirstLine)
                     if cards.count > before, first.position.line == item.position.line {
                         for index in before..<cards.count where cards[index].position.line == item.position.line {
                             cards[index].position = item.position
@@ -72,12 +91,43 @@ struct CardReader {
             default:
                 break
             }
+            previousUsed = false
+        }
+    }
+
+    private static func isPicture(_ block: ParsedBlock) -> Bool {
+        if case .image = block.content { return true }
+        return false
+    }
+
+    /// Puts an image block on an empty side of a card (and of its reverse), with the image's `^id`.
+    private mutating func setSide(front: Bool, of index: Int, to block: ParsedBlock) {
+        var label = ""
+        if case .image(let source, let alt, _, _) = block.content {
+            label = alt.isEmpty ? VaultPath.fileName(of: source) : alt
+        }
+        if front {
+            cards[index].front = [block]
+            cards[index].frontText = label
+        } else {
+            cards[index].back = [block]
+        }
+        if !cards[index].isExplicit, let id = block.blockID {
+            cards[index].id = id
+            cards[index].isExplicit = true
+        }
+        if index + 1 < cards.count, cards[index + 1].isReverse {
+            cards[index + 1].front = cards[index].back
+            cards[index + 1].back = cards[index].front
+            cards[index + 1].frontText = front ? cards[index + 1].frontText : label
+            cards[index + 1].isExplicit = cards[index].isExplicit
         }
     }
 
     /// Reads the cards of one paragraph; returns whether the block after it became a card's back.
     private mutating func paragraph(
-        _ inlines: [Inline], blockID: String?, at position: SourcePosition, next: ParsedBlock?
+        _ inlines: [Inline], blockID: String?, at position: SourcePosition, next: ParsedBlock?,
+        idOnFirstLine: Bool = false
     ) -> Bool {
         var lines: [[Inline]] = [[]]
         for inline in inlines {
@@ -106,6 +156,7 @@ struct CardReader {
             if back.isEmpty, let next, !Self.isParagraph(next) {
                 back.append(next)
                 usedNext = true
+                if id == nil { id = next.blockID }
             }
             add(
                 front: Self.paragraph(front, line: position.line + firstLine).map { [$0] } ?? [], back: back, id: id,
@@ -113,17 +164,19 @@ struct CardReader {
                 stampLine: lastLine, reversible: reversible)
             return usedNext
         }
-        singleLineCards(lines[...], blockID: blockID, at: position)
+        singleLineCards(lines[...], blockID: blockID, onLine: idOnFirstLine ? 0 : lines.count - 1, at: position)
         return false
     }
 
-    /// `front::back` or `front:::back` on each line; `blockID` is the paragraph's, from its last line.
-    private mutating func singleLineCards(_ lines: ArraySlice<[Inline]>, blockID: String?, at position: SourcePosition) {
+    /// `front::back` or `front:::back` on each line; `blockID` is the paragraph's, from line `onLine`.
+    private mutating func singleLineCards(
+        _ lines: ArraySlice<[Inline]>, blockID: String?, onLine idLine: Int = -1, at position: SourcePosition
+    ) {
         for (offset, line) in lines.enumerated() {
             guard let (front, split, reversible) = Self.split(line) else { continue }
             var back = split
             var id = BlockConverter.takeBlockID(&back)
-            if id == nil, offset == lines.count - 1 { id = blockID }
+            if id == nil, offset == idLine { id = blockID }
             let at = SourcePosition(line: position.line + offset, column: offset == 0 ? position.column : 1)
             add(
                 front: Self.paragraph([front], line: at.line).map { [$0] } ?? [],

@@ -39,10 +39,17 @@ extension DocumentBuilder {
             var built: [Card] = []
             var fronts: [String: ParsedCard] = [:]
             for card in identified {
-                diagnostics += begin(card.note)
-                let front = convert(card.front)
-                let back = convert(card.back)
-                let emptySide = card.frontText.isEmpty ? "front" : (back.isEmpty ? "back" : nil)
+                let front: [Block]
+                let back: [Block]
+                if card.isReverse, let forward = built.last {
+                    // The same sides as the card before, swapped: converted (and checked) once.
+                    (front, back) = (forward.back, forward.front)
+                } else {
+                    diagnostics += begin(card.note)
+                    front = convert(card.front)
+                    back = convert(card.back)
+                }
+                let emptySide = front.isEmpty ? "front" : (back.isEmpty ? "back" : nil)
                 if let emptySide {
                     diagnostics.append(
                         Diagnostic(
@@ -123,19 +130,22 @@ extension DocumentBuilder {
                 used[id] = card
             }
         }
-        // Then derived IDs, in order.
-        var taken = Set(used.keys)
+        // Then derived IDs, in order; a reversible card's only where its `-reverse` is free too.
+        var ids = IDAllocator(used: Set(used.keys))
         for index in cards.indices where !cards[index].isExplicit {
             let card = cards[index]
             if card.isReverse {
-                cards[index].id = ChecklistReader.unique(cards[index - 1].id + "-reverse", in: &taken)
+                cards[index].id = ids.claim(cards[index - 1].id + "-reverse")
                 continue
             }
+            let reversible = index + 1 < cards.count && cards[index + 1].isReverse
+            let fits = { (id: String) in ids.isFree(id) && (!reversible || ids.isFree(id + "-reverse")) }
             let stem = Slug.blockID(notes[card.note].stem)
             let base = ChecklistReader.slug(card.stamp == .frontmatter ? notes[card.note].stem : card.frontText, or: "card")
             let qualified = stem.isEmpty || stem == base ? base : stem + "-" + base
-            let id = taken.contains(base) && !taken.contains(qualified) ? qualified : ChecklistReader.unique(base, in: &taken)
-            taken.insert(id)
+            var id = [base, qualified].first(where: fits) ?? ids.claim(base)
+            while !fits(id) { id = ids.claim(base) }
+            ids.take(id)
             cards[index].id = id
             let what = card.stamp == .frontmatter ? "card note" : "card"
             diagnostics.append(

@@ -33,9 +33,10 @@ struct DeckCatalog: Sendable {
         }
         for (index, note) in notes.enumerated() where note.kind == .deck {
             let folder = VaultPath.folder(of: note.path)
-            if Self.isFolderNote(note) {
+            let saysDeck = note.frontmatter.kind == .deck || note.frontmatter.type == "deck"
+            if Self.isFolderNote(note), saysDeck || config.kinds[folder] == .deck {
                 groupsByKey[folder, default: Group(id: "", path: folder, headers: [], members: [])].headers.append(index)
-            } else if config.kind(forPath: note.path) != .deck, note.frontmatter.kind == .deck || note.frontmatter.type == "deck" {
+            } else if config.kind(forPath: note.path) != .deck, saysDeck {
                 // A note of its own cards: its translations share its path without the locale suffix.
                 let key = "note:" + VaultPath.removingExtension(note.path).dropLocaleSuffix(config.locales)
                 groupsByKey[key, default: Group(id: "", path: note.path, headers: [], members: [])].headers.append(index)
@@ -43,7 +44,8 @@ struct DeckCatalog: Sendable {
         }
         let headers = Set(groupsByKey.values.flatMap(\.headers))
         for (index, note) in notes.enumerated() where !headers.contains(index) {
-            guard note.frontmatter.kind == nil, note.kind == .guide || note.kind == .deck else { continue }
+            guard note.frontmatter.kind == nil || note.frontmatter.kind == .deck, note.kind == .guide || note.kind == .deck
+            else { continue }
             var folder = VaultPath.folder(of: note.path)
             while true {
                 if groupsByKey[folder] != nil {
@@ -102,10 +104,11 @@ struct DeckCatalog: Sendable {
         }
     }
 
-    /// `Signals/Signals.md`, `Signals/Signals.ru.md` or `Signals/_deck.md`.
+    /// `Signals/Signals.md`, `Signals/Signals.ru.md` or `Signals/_deck.md`; never at the vault's
+    /// root, which is no deck.
     static func isFolderNote(_ note: ParsedNote) -> Bool {
         let folder = VaultPath.folder(of: note.path)
-        return note.stem == "_deck" || (!folder.isEmpty && note.stem == VaultPath.fileName(of: folder))
+        return !folder.isEmpty && (note.stem == "_deck" || note.stem == VaultPath.fileName(of: folder))
     }
 }
 

@@ -52,7 +52,8 @@ public struct IDWriter: Sendable {
     /// Writes the planned edits, each file atomically.
     public static func apply(_ edits: [Edit], vault: URL) throws {
         for edit in edits {
-            let url = vault.appendingPathComponent(edit.file)
+            // A note that is a symbolic link (inside the vault) is edited where it points.
+            let url = vault.appendingPathComponent(edit.file).resolvingSymlinksInPath()
             let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).locker-ids")
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
             do {
@@ -91,6 +92,8 @@ public struct IDWriter: Sendable {
                 }
                 var end = lines[line - 1].end
                 while end > lines[line - 1].start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+                // A line ending in `\` (a hard line break) keeps it last: `text ^id\`.
+                if end > lines[line - 1].start, bytes[end - 1] == 0x5C { end -= 1 }
                 insertions.append((end, Array(" ^\(stamp.id)".utf8)))
             case .frontmatter:
                 let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -107,21 +110,51 @@ public struct IDWriter: Sendable {
         for insertion in insertions.sorted(by: { $0.offset > $1.offset }) {
             updated.insert(contentsOf: insertion.bytes, at: insertion.offset)
         }
-        guard verify(file, updated, stamps: stamps) else {
-            return .failure(Refusal(file: file, reason: "the IDs could not be placed where they are read back; add them by hand"))
+        if let problem = verify(file, original: bytes, updated, stamps: stamps) {
+            return .failure(Refusal(file: file, reason: "\(problem); write this note's IDs by hand"))
         }
         return .success(Edit(file: file, stamps: stamps, updated: Data(updated)))
     }
 
-    /// Whether the edited note, parsed again, has every stamped ID as a written ID.
-    private func verify(_ file: String, _ bytes: [UInt8], stamps: [IDStamp]) -> Bool {
+    /// Whether the edited note, parsed again, reads exactly as before but with every stamped ID
+    /// written: the same items and cards in the same order with the same text, each written ID
+    /// kept, each stamped ID on the item or card it was meant for.
+    /// Returns nil when it does, else what went wrong.
+    private func verify(_ file: String, original: [UInt8], _ bytes: [UInt8], stamps: [IDStamp]) -> String? {
+        guard let before = Self.identities(file, original, config: config),
+            let after = Self.identities(file, bytes, config: config), before.count == after.count
+        else { return "the note would read differently" }
+        let stamped = Dictionary(stamps.map { ($0.position, $0.id) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        for (old, new) in zip(before, after) {
+            guard old.label == new.label, old.isReverse == new.isReverse else {
+                return "'\(old.label.excerpt)' would read as '\(new.label.excerpt)'"
+            }
+            if old.isReverse { continue }
+            let expected = old.isExplicit ? old.id : stamped[old.position]
+            if let expected {
+                guard new.isExplicit, new.id == expected, seen.insert(expected).inserted else {
+                    return "'\(old.label.excerpt)' would not read back with ID '\(expected)'"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The items and cards of a note as read: text, ID, whether written, and where.
+    private static func identities(
+        _ file: String, _ bytes: [UInt8], config: VaultConfig
+    ) -> [(label: String, id: String, isExplicit: Bool, isReverse: Bool, position: SourcePosition)]? {
         let (parsed, _) = NoteParser(config: config).parse(path: file, bytes: bytes)
-        guard let note = parsed else { return false }
-        var written = Set(note.checklist?.items.filter(\.isExplicit).map(\.id) ?? [])
-        let wholeNote = stamps.contains { $0.placement == .frontmatter }
+        guard let note = parsed else { return nil }
+        var result = (note.checklist?.items ?? []).map {
+            (label: $0.plainTitle, id: $0.id, isExplicit: $0.isExplicit, isReverse: false, position: $0.position)
+        }
         var reader = CardReader(note: note, noteIndex: 0)
-        for card in reader.read(wholeNote: wholeNote) where card.isExplicit { written.insert(card.id) }
-        return stamps.allSatisfy { written.contains($0.id) }
+        for card in reader.read(wholeNote: true) {
+            result.append((card.frontText, card.id, card.isExplicit, card.isReverse, card.position))
+        }
+        return result
     }
 
     private static func isFence(_ line: ArraySlice<UInt8>) -> Bool {

@@ -24,7 +24,8 @@ enum TranslationIDs {
                 let others = sorted.filter { $0.path != version.path && $0.checklist.map(Self.shape) == shape }
                 guard !others.isEmpty else { continue }
                 let items = checklist.items
-                var used = Set(items.filter(\.isExplicit).map(\.id))
+                // Every ID the version has now, written or derived, so no two items end up sharing one.
+                var used = Set(items.map(\.id))
                 for (position, item) in items.enumerated() where !item.isExplicit {
                     let counterparts = others.compactMap { $0.checklist?.items[position] }
                     let written = counterparts.first(where: \.isExplicit)?.id

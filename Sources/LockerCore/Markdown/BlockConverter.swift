@@ -65,13 +65,21 @@ struct BlockConverter {
                     blockID = id
                     children[last].blockID = nil
                 }
+                var onFirstLine = false
                 // `- item ^id` over nested bullets: the ID ends the item's first (one-line) paragraph.
                 if blockID == nil, let first = children.first, first.blockID != nil, case .paragraph = first.content {
                     blockID = first.blockID
                     children[0].blockID = nil
+                    onFirstLine = true
                 }
-                if blockID == nil { blockID = Self.takeFirstLineBlockID(&children) }
-                items.append(ParsedListItem(checked: task, blocks: children, blockID: blockID, position: position(child)))
+                if blockID == nil {
+                    blockID = Self.takeFirstLineBlockID(&children)
+                    onFirstLine = blockID != nil
+                }
+                items.append(
+                    ParsedListItem(
+                        checked: task, blocks: children, blockID: blockID, blockIDOnFirstLine: onFirstLine,
+                        position: position(child)))
             }
             let style: Block.List.Style = isTask ? .task : (ordered ? .ordered : .bullet)
             if isTask { items = items.map { var item = $0; item.checked = item.checked ?? false; return item } }

@@ -60,6 +60,8 @@ struct ParsedListItem: Sendable, Hashable {
     var checked: Bool?
     var blocks: [ParsedBlock]
     var blockID: String?
+    /// Whether ``blockID`` ended the item's first line rather than its last.
+    var blockIDOnFirstLine = false
     /// Where the item's marker (`-`, `1.`) stands.
     var position: SourcePosition = .start
 }
