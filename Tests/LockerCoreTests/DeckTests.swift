@@ -275,4 +275,18 @@ import LockerKit
         #expect(compilation.decks.map(\.id) == ["d"])
         #expect(compilation.decks.first?.cardCount == 2)
     }
+
+    /// Identical cards and items each get their own ID, in linear time (this once looped).
+    @Test(.timeLimit(.minutes(1))) func manyIdenticalCardsAndItemsGetDistinctIDs() throws {
+        let compilation = try compile(
+            [
+                "Signals/_deck.md": "---\ntype: deck\n---\n" + String(repeating: "a::b\n\nc:::d\n\n", count: 2000),
+                "c.md": "---\ntype: checklist\n---\n## A\n" + String(repeating: "- a\n", count: 4000),
+            ], config: "locales: [en]\n")
+        let cards = try #require(compilation.decks.first?.cards)
+        #expect(cards.count == 6000)
+        #expect(Set(cards.map(\.id)).count == 6000)
+        let items = try #require(compilation.checklists.first?.items)
+        #expect(Set(items.map(\.id)).count == 4000)
+    }
 }

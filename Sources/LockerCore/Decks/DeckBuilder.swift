@@ -143,9 +143,13 @@ extension DocumentBuilder {
             let stem = Slug.blockID(notes[card.note].stem)
             let base = ChecklistReader.slug(card.stamp == .frontmatter ? notes[card.note].stem : card.frontText, or: "card")
             let qualified = stem.isEmpty || stem == base ? base : stem + "-" + base
-            var id = [base, qualified].first(where: fits) ?? ids.claim(base)
-            while !fits(id) { id = ids.claim(base) }
-            ids.take(id)
+            let id: String
+            if let free = [base, qualified].first(where: fits) {
+                id = free
+                ids.take(free)
+            } else {
+                id = ids.claim(base, pairedSuffix: reversible ? "-reverse" : nil)
+            }
             cards[index].id = id
             let what = card.stamp == .frontmatter ? "card note" : "card"
             diagnostics.append(

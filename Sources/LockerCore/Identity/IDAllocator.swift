@@ -13,11 +13,16 @@ struct IDAllocator {
     @discardableResult
     mutating func take(_ id: String) -> Bool { used.insert(id).inserted }
 
-    /// The first free ID among `base`, `base-2`, `base-3`, …, now marked used.
-    mutating func claim(_ base: String) -> String {
-        if take(base) { return base }
+    /// The first free ID among `base`, `base-2`, `base-3`, …, now marked used; with `pairedSuffix`,
+    /// the first whose `<id><pairedSuffix>` is free too (a card and its `-reverse`).
+    mutating func claim(_ base: String, pairedSuffix: String? = nil) -> String {
+        func fits(_ id: String) -> Bool { isFree(id) && pairedSuffix.map { isFree(id + $0) } ?? true }
+        if fits(base) {
+            take(base)
+            return base
+        }
         var counter = next[base] ?? 2
-        while !isFree("\(base)-\(counter)") { counter += 1 }
+        while !fits("\(base)-\(counter)") { counter += 1 }
         next[base] = counter + 1
         let id = "\(base)-\(counter)"
         take(id)
