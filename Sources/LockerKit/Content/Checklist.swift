@@ -87,7 +87,7 @@ public struct ChecklistType: RawRepresentable, Codable, Hashable, Sendable, Cust
 
 /// An H2 of a checklist: a part of the boat or of the procedure.
 public struct ChecklistSection: Sendable, Hashable, Codable {
-    /// The heading's `^id` if it has one, else its anchor; unique in the checklist.
+    /// The heading's `^id` if it has one, else an ASCII slug of its text; unique in the checklist.
     public var id: String
     /// The UUIDv5 of `checklist/<checklist id>/section/<id>`.
     public var uuid: String
@@ -118,7 +118,7 @@ public struct ChecklistSection: Sendable, Hashable, Codable {
 
 /// An H3 of a checklist, or the untitled group of items directly under an H2.
 public struct ChecklistSubsection: Sendable, Hashable, Codable {
-    /// The heading's `^id` or anchor; for the untitled group, the section's ID.
+    /// The heading's `^id` or an ASCII slug of its text; for the untitled group, the section's ID.
     public var id: String
     /// The UUIDv5 of `checklist/<checklist id>/subsection/<section id>/<id>`.
     public var uuid: String
@@ -148,7 +148,7 @@ public struct ChecklistSubsection: Sendable, Hashable, Codable {
 /// One thing to check.
 public struct ChecklistItem: Sendable, Hashable, Codable {
     /// The item's `^id` when the author gave one (see `explicitID`), else derived from its
-    /// section and title; unique in the checklist and the same in every translation.
+    /// section and title; unique in the checklist. A written ID is shared by every translation.
     public var id: String
     /// The UUIDv5 of `checklist/<checklist id>/item/<id>`: what progress is keyed by.
     public var uuid: String

@@ -39,7 +39,7 @@ public struct Deck: Sendable, Hashable, Codable {
 /// A flashcard: a question side and an answer side.
 public struct Card: Sendable, Hashable, Codable {
     /// The card's `^id` (or its note's frontmatter `id`) when given, else derived; unique in the
-    /// deck and the same in every translation. The reverse of `front:::back` is `<id>-reverse`.
+    /// deck; a written ID is shared by every translation. The reverse of `front:::back` is `<id>-reverse`.
     public var id: String
     /// The UUIDv5 of `deck/<deck id>/card/<id>`: what review progress is keyed by.
     public var uuid: String
