@@ -32,4 +32,17 @@ import LockerKit
         }
         #expect(versions.first?.items.map(\.id) == versions.last?.items.map(\.id), "the same items in the same order")
     }
+
+    @Test(arguments: [("sound-signals", 12)])
+    func deckIsCompleteInBothLanguages(_ id: String, _ minimum: Int) throws {
+        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let versions = compilation.decks.filter { $0.id == id }
+        #expect(versions.map(\.locale).sorted() == ["en", "ru"])
+        for deck in versions {
+            #expect(deck.cardCount >= minimum, "\(deck.locale): \(deck.cardCount) cards")
+            #expect(deck.cards.filter { !$0.explicitID }.isEmpty, "every card has a written ID")
+            #expect(deck.cards.filter { !$0.back.isEmpty && $0.frontText.isEmpty }.isEmpty)
+        }
+        #expect(Set(versions.first?.cards.map(\.id) ?? []) == Set(versions.last?.cards.map(\.id) ?? []))
+    }
 }
