@@ -33,7 +33,7 @@ import LockerKit
         #expect(versions.first?.items.map(\.id) == versions.last?.items.map(\.id), "the same items in the same order")
     }
 
-    @Test(arguments: [("sound-signals", 12), ("navigation-lights", 20), ("day-shapes", 10)])
+    @Test(arguments: [("sound-signals", 12), ("navigation-lights", 20), ("colregs-rules", 20), ("day-shapes", 10)])
     func deckIsCompleteInBothLanguages(_ id: String, _ minimum: Int) throws {
         let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
         let versions = compilation.decks.filter { $0.id == id }
