@@ -66,7 +66,7 @@ struct ChecklistReader {
                     .error, .blockDuplicateID, "heading ID '^\(written)' is already used by another heading",
                     file: file, at: heading.position))
         }
-        return ids.claim(Self.slug(heading.plainTitle, or: fallback))
+        return ids.claim(Slug.blockID(heading.plainTitle, or: fallback))
     }
 
     /// Folds headings below a subsection into it, reporting each.
@@ -137,13 +137,13 @@ struct ChecklistReader {
     private mutating func assignDerivedIDs(_ checklist: inout ParsedChecklist) {
         var ids = IDAllocator(used: Set(checklist.items.filter(\.isExplicit).map(\.id)))
         for s in checklist.sections.indices {
-            let section = Self.slug(checklist.sections[s].plainTitle, or: "")
+            let section = Slug.blockID(checklist.sections[s].plainTitle)
             for u in checklist.sections[s].subsections.indices {
-                let subsection = Self.slug(checklist.sections[s].subsections[u].plainTitle ?? "", or: "")
+                let subsection = Slug.blockID(checklist.sections[s].subsections[u].plainTitle ?? "")
                 for i in checklist.sections[s].subsections[u].items.indices {
                     var item = checklist.sections[s].subsections[u].items[i]
                     guard !item.isExplicit else { continue }
-                    let base = Self.slug(item.plainTitle, or: "item")
+                    let base = Slug.blockID(item.plainTitle, or: "item")
                     let candidates = [base, Self.join(subsection, base), Self.join(section, subsection, base)]
                     if let free = candidates.first(where: ids.isFree) {
                         item.id = free
@@ -185,11 +185,6 @@ struct ChecklistReader {
                         file: file, at: subsection.position))
             }
         }
-    }
-
-    static func slug(_ text: String, or fallback: String) -> String {
-        let slug = Slug.blockID(text)
-        return slug.isEmpty ? fallback : slug
     }
 
     private static func join(_ parts: String...) -> String {

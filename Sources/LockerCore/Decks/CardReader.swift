@@ -189,10 +189,7 @@ struct CardReader {
         front: [ParsedBlock], back: [ParsedBlock], id: String?, position: SourcePosition, stampLine: Int,
         reversible: Bool
     ) {
-        let frontText = front.map { block -> String in
-            if case .paragraph(let inlines) = block.content { return inlines.plainText.replacingOccurrences(of: "\n", with: " ") }
-            return ""
-        }.joined(separator: " ").trimmingWhitespace
+        let frontText = Self.plainText(front)
         let card = ParsedCard(
             id: id ?? "", isExplicit: id != nil, front: front, back: back, frontText: frontText, note: noteIndex,
             file: note.path, position: position, stamp: .endOfLine(stampLine), isReverse: false)
@@ -201,13 +198,18 @@ struct CardReader {
             var reverse = card
             reverse.front = back
             reverse.back = front
-            reverse.frontText = back.map { block -> String in
-                if case .paragraph(let inlines) = block.content { return inlines.plainText.replacingOccurrences(of: "\n", with: " ") }
-                return ""
-            }.joined(separator: " ").trimmingWhitespace
+            reverse.frontText = Self.plainText(back)
             reverse.isReverse = true
             cards.append(reverse)
         }
+    }
+
+    /// A side's paragraphs as one line of plain text.
+    private static func plainText(_ side: [ParsedBlock]) -> String {
+        side.map { block -> String in
+            if case .paragraph(let inlines) = block.content { return inlines.plainText.replacingOccurrences(of: "\n", with: " ") }
+            return ""
+        }.joined(separator: " ").trimmingWhitespace
     }
 
     private static func isParagraph(_ block: ParsedBlock) -> Bool {

@@ -141,7 +141,7 @@ extension DocumentBuilder {
             let reversible = index + 1 < cards.count && cards[index + 1].isReverse
             let fits = { (id: String) in ids.isFree(id) && (!reversible || ids.isFree(id + "-reverse")) }
             let stem = Slug.blockID(notes[card.note].stem)
-            let base = ChecklistReader.slug(card.stamp == .frontmatter ? notes[card.note].stem : card.frontText, or: "card")
+            let base = Slug.blockID(card.stamp == .frontmatter ? notes[card.note].stem : card.frontText, or: "card")
             let qualified = stem.isEmpty || stem == base ? base : stem + "-" + base
             let id: String
             if let free = [base, qualified].first(where: fits) {

@@ -53,6 +53,12 @@ enum Slug {
         return String(cut)
     }
 
+    /// ``blockID(_:limit:)`` of the text, or `fallback` when nothing of it is left.
+    static func blockID(_ text: String, or fallback: String) -> String {
+        let slug = blockID(text)
+        return slug.isEmpty ? fallback : slug
+    }
+
     /// Russian and Ukrainian letters in Latin, after the common passport-style romanisation.
     private static let transliteration: [Character: String] = [
         "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ж": "zh", "з": "z", "и": "i", "й": "y",

@@ -74,15 +74,6 @@ public struct ChecklistType: RawRepresentable, Codable, Hashable, Sendable, Cust
     public var isCharterScoped: Bool { self != .reference }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// An H2 of a checklist: a part of the boat or of the procedure.

@@ -19,13 +19,4 @@ public struct ContentKind: RawRepresentable, Codable, Hashable, Sendable, Compar
     public var description: String { rawValue }
 
     public static func < (lhs: ContentKind, rhs: ContentKind) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
