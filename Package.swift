@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,12 +31,22 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // The site's default templates, compiled into the binary so `locker` needs no files beside it.
+        .target(
+            name: "LockerTemplates",
+            path: "templates",
+            sources: ["DefaultTemplates.swift"],
+            resources: [.embedInCode("site")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "LockerCore",
             dependencies: [
                 "CCmarkGFM",
                 "LockerKit",
+                "LockerTemplates",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -50,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LockerCoreTests",
-            dependencies: ["LockerCore", "LockerKit"],
+            dependencies: ["LockerCore", "LockerKit", "LockerTemplates"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

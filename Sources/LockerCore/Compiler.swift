@@ -13,6 +13,10 @@ public struct Compilation: Sendable {
     public var checklists: [Checklist] = []
     /// The decks built, sorted by ID and locale.
     public var decks: [Deck] = []
+    /// The site's landing pages, sorted by order, ID and locale.
+    var pages: [LandingPage] = []
+    /// How many HTML pages the site has (`index.html` files), every locale and variant counted.
+    public var sitePageCount: Int { files.filter { $0.path.hasPrefix(SiteBuilder.folder + "/") && $0.path.hasSuffix("index.html") }.count }
     /// Checklist items and cards whose IDs are derived from their text: what `locker ids --write` writes.
     public var stamps: [IDStamp] = []
     /// The output files, relative to the output folder; empty when the vault has errors.
@@ -40,12 +44,15 @@ public struct Compiler: Sendable {
     public var cache: ParseCache?
     /// Whether to lay out the bundle; `locker check` only checks.
     public var emit: Bool
+    /// The site's public address, overriding `baseURL` in `locker.yml`.
+    public var baseURL: String?
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
-        cache: ParseCache? = nil, emit: Bool = true
+        cache: ParseCache? = nil, emit: Bool = true, baseURL: String? = nil
     ) {
         self.emit = emit
+        self.baseURL = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.vault = vault
         self.strict = strict
         self.skipping = skipping
@@ -103,24 +110,32 @@ public struct Compiler: Sendable {
         let resolver = LinkResolver(index: index, unresolvedSeverity: config.unresolvedLinks)
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
-        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> (Document?, [Diagnostic]) in
+        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> (Document?, LandingPage?, [Diagnostic]) in
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             switch index.notes[noteIndex].kind {
             case .checklist:
                 let (checklist, found) = builder.checklist(noteIndex)
-                return (.checklist(checklist), found)
+                return (.checklist(checklist), nil, found)
             case .deck:
-                return (nil, [])
+                return (nil, nil, [])
+            case .page:
+                let (page, found) = builder.landingPage(noteIndex)
+                return (nil, page, found)
             default:
                 let (guide, found) = builder.guide(noteIndex)
-                return (.guide(guide), found)
+                return (.guide(guide), nil, found)
             }
         }
         var documents: [Document] = []
-        for (document, found) in built {
+        var pages: [LandingPage] = []
+        for (document, page, found) in built {
             if let document { documents.append(document) }
+            if let page { pages.append(page) }
             diagnostics += found
         }
+        pages.sort { ($0.order ?? Int.max, $0.id, $0.locale) < ($1.order ?? Int.max, $1.id, $1.locale) }
+        let templates = TemplateSet.load(vault: vault)
+        diagnostics += templates.diagnostics
         var stamps: [IDStamp] = []
         var versions: [VersionParts] = []
         let adopted = TranslationIDs.adopted(notes, config: config)
@@ -162,6 +177,7 @@ public struct Compiler: Sendable {
             }
         }
         compilation.config = config
+        compilation.pages = pages
         compilation.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
         guard !compilation.failed, emit else { return compilation }
 
@@ -174,6 +190,11 @@ public struct Compiler: Sendable {
         } catch {
             throw LockerError.io("cannot encode the bundle: \(error)")
         }
+        let site = SiteBuilder(
+            config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents, pages: pages,
+            assets: assets)
+        compilation.files += try site.render().map { OutputFile(path: SiteBuilder.folder + "/" + $0.path, data: $0.data) }
+        compilation.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return compilation
     }
 

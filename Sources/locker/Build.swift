@@ -9,7 +9,10 @@ struct Build: ParsableCommand {
         abstract: "Check a vault and write its bundles into the output folder.",
         discussion: """
             Writes <out>/bundles/v1/manifest.json, one content-addressed JSON file per document, \
-            an index per kind and locale, the embedded images, and <out>/_headers for the host. \
+            an index per kind and locale, the embedded images, and <out>/_headers for the host; \
+            and the static site in <out>/site: the landing pages, a page per guide, checklist and \
+            deck, an index per kind, in every locale, with sitemap.xml, robots.txt, 404.html and \
+            its own _headers. Templates come from the vault's templates/ folder where it has them. \
             The output folder is replaced whole and atomically; when the vault has errors nothing \
             is written and the previous build stays as it was.
 
@@ -19,6 +22,7 @@ struct Build: ParsableCommand {
             Examples:
               locker build
               locker build path/to/vault --out public
+              locker build --base-url https://sail.example.org/
             """)
 
     @OptionGroup var options: VaultOptions
@@ -29,14 +33,22 @@ struct Build: ParsableCommand {
     @Option(help: "How to print problems: text, json, or github (workflow annotations).")
     var format: DiagnosticPrinter.Format = .text
 
+    @Option(
+        name: .customLong("base-url"),
+        help: "Where the site is published (https://…/); overrides baseURL in locker.yml.")
+    var baseURL: String?
+
     func run() throws {
+        if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil {
+            throw ValidationError("--base-url must be an http:// or https:// URL")
+        }
         let output = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
         if output.path == options.url.path {
             throw LockerError.usage("the output folder cannot be the vault itself")
         }
         let compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessInfo.processInfo.environment, baseURL: baseURL)
         let compilation = try compiler.compile()
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
@@ -57,7 +69,8 @@ struct Build: ParsableCommand {
         ]
         let summary =
             "Built \(documents[0]), \(documents[1]) and \(documents[2]) in \(locales) into \(out)/\(BundleSchema.folder): "
-            + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)).\n"
+            + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)); "
+            + "the site into \(out)/site: \(compilation.sitePageCount) pages.\n"
         FileHandle.standardOutput.write(Data(summary.utf8))
     }
 }

@@ -73,7 +73,9 @@ import LockerKit
         #expect(added.count == 1 && removed.count == 1, "only a.md's file is renamed: \(added) \(removed)")
         #expect(added.allSatisfy { $0.hasPrefix("bundles/v1/guide/en/") && !$0.contains("index") })
         let changedInPlace = after.files.filter { file in before.files.contains { $0.path == file.path && $0.data != file.data } }
-        #expect(changedInPlace.map(\.path) == ["bundles/v1/manifest.json"], "the index is unchanged: a body edit does not touch it")
+        #expect(
+            changedInPlace.map(\.path) == ["bundles/v1/manifest.json", "site/guides/a/index.html"],
+            "the index is unchanged: a body edit touches the manifest and the note's own page only")
     }
 
     @Test func failingBuildLeavesThePreviousOutputUntouched() throws {

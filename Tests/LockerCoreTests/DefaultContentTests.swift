@@ -46,3 +46,56 @@ import LockerKit
         #expect(Set(versions.first?.cards.map(\.id) ?? []) == Set(versions.last?.cards.map(\.id) ?? []))
     }
 }
+
+extension DefaultContentTests {
+    /// The ten practice modules of the Mothership content model, with their categories and types.
+    static let guides: [(id: String, category: String, type: String)] = [
+        ("safety-briefing", "briefing", "document"), ("life-on-yacht", "briefing", "document"),
+        ("first-aid-kit", "safety", "document"), ("going-ashore", "safety", "document"),
+        ("mooring-and-departure", "safety", "document"), ("round-turn-two-half-hitches", "knots", "document"),
+        ("pre-departure-checklist", "briefing", "checklist"), ("departure-from-pier", "mooring", "document"),
+        ("mediterranean-mooring", "mooring", "document"), ("anchoring", "mooring", "document"),
+    ]
+
+    @Test func everyDefaultGuideExistsInBothLanguagesWithItsCategoryAndType() throws {
+        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        for expected in Self.guides {
+            let versions = compilation.guides.filter { $0.id == expected.id }
+            #expect(versions.map(\.locale).sorted() == ["en", "ru"], "\(expected.id)")
+            for guide in versions {
+                #expect(guide.category == expected.category, "\(guide.id) (\(guide.locale))")
+                #expect(guide.type == expected.type, "\(guide.id) (\(guide.locale))")
+                if guide.type == "checklist" {
+                    // A guide shown as a checklist embeds the checklist it presents.
+                    #expect(guide.blocks.contains { if case .embed = $0.content { true } else { false } }, "\(guide.id)")
+                } else {
+                    #expect(!guide.sections.isEmpty, "\(guide.id) (\(guide.locale)) has H2 sections")
+                }
+            }
+            // Both languages have the same outline: the same number of sections at every level.
+            func outline(_ sections: [Section]) -> [Int] { sections.map(\.level) + sections.flatMap { outline($0.sections) } }
+            #expect(Set(versions.map { outline($0.sections) }).count == 1, "\(expected.id): the translations differ in structure")
+        }
+        #expect(Set(compilation.guides.map(\.id)) == Set(Self.guides.map(\.id)), "no guide beyond the ten")
+    }
+
+    @Test func bothLandingPagesExistInBothLanguages() throws {
+        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let pages = Dictionary(grouping: compilation.pages, by: \.id)
+        #expect(pages.keys.sorted() == ["mothership", "pierrunner"])
+        for (id, versions) in pages {
+            #expect(versions.map(\.locale).sorted() == ["en", "ru"], "\(id)")
+        }
+        for pierRunner in pages["pierrunner"] ?? [] {
+            #expect(pierRunner.hero.headlines.count == 2, "the A and B headlines")
+            #expect(pierRunner.pricing?.plans.map(\.price) == ["$4.99", "$10.99"])
+            #expect(pierRunner.howItWorks?.steps.count == 3)
+            let answers = pierRunner.faq?.items.map(\.answer).joined(separator: " ") ?? ""
+            #expect(answers.contains(pierRunner.locale == "en" ? "not a guarantee" : "не гарантия"))
+        }
+        for mothership in pages["mothership"] ?? [] {
+            #expect(mothership.features?.items.count == 4, "the four pillars")
+            #expect(mothership.audiences?.items.count == 3, "captains, crew and travellers")
+        }
+    }
+}

@@ -147,6 +147,22 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
                 "Signals/_deck.en.md": "---\ntype: deck\n---\n\nAlpha::Diver ^alpha\n1️⃣Bravo::Cargo ^bravo\n",
             ],
             config: "locales: [ru, en]\n"),
+        PositionCase(
+            code: .pageMissingKey, severity: .error,
+            files: ["note.md": "---\nkind: page\napp:\n  name: A\n1️⃣hero:\n  subheadline: x\n---\n"]),
+        PositionCase(
+            code: .pageUnknownKey, severity: .warning,
+            files: ["note.md": "---\nkind: page\napp: {name: A}\nhero: {headline: H}\n1️⃣feautres: x\n---\n"]),
+        PositionCase(
+            code: .linkBroken, severity: .warning,
+            files: [
+                "note.md":
+                    "---\nkind: page\napp: {name: A}\nhero: {headline: H}\nfeatures:\n  title: F\n  items:\n"
+                    + "    - title: T\n      link: 1️⃣\"[[nowhere]]\"\n---\n"
+            ]),
+        PositionCase(
+            code: .templateInvalid, severity: .error, file: "templates/landing.mustache",
+            files: ["note.md": "x", "templates/landing.mustache": "line one\n{{#open}}\nstill open\n1️⃣"]),
     ]
 
     @Test(arguments: cases)

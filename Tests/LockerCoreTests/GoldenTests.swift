@@ -12,16 +12,22 @@ import LockerKit
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let recording = ProcessInfo.processInfo.environment["LOCKER_RECORD"] == "1"
 
-    @Test(arguments: ["syntax", "real-vault", "broken", "charter"])
+    /// The fixtures whose site is compared too; the others compare the bundles only.
+    static let siteFixtures: Set<String> = ["site"]
+
+    @Test(arguments: ["syntax", "real-vault", "broken", "charter", "site"])
     func matchesGoldenOutput(_ name: String) throws {
         let root = Self.fixtures.appendingPathComponent(name)
         let compilation = try Compiler(
-            vault: root.appendingPathComponent("vault"), environment: ["SOURCE_DATE_EPOCH": "1700000000"]
+            vault: root.appendingPathComponent("vault"), environment: ["SOURCE_DATE_EPOCH": "1700000000"],
+            baseURL: Self.siteFixtures.contains(name) ? "https://sail.example/" : nil
         ).compile()
         var actual: [String: Data] = [:]
         let report = DiagnosticPrinter(format: .text).render(compilation.diagnostics, notesChecked: compilation.noteCount)
         actual["diagnostics.txt"] = Data(report.utf8)
-        for file in compilation.files { actual["output/" + file.path] = file.data }
+        for file in compilation.files where Self.siteFixtures.contains(name) || !file.path.hasPrefix(SiteBuilder.folder + "/") {
+            actual["output/" + file.path] = file.data
+        }
 
         let expectedRoot = root.appendingPathComponent("expected")
         if Self.recording || !FileManager.default.fileExists(atPath: expectedRoot.path) {

@@ -123,4 +123,13 @@ extension DiagnosticCode {
     public static let translationMismatch = DiagnosticCode(rawValue: "translation.mismatch")
     /// A document with no translation into one of the vault's locales (reported under --strict).
     public static let translationMissing = DiagnosticCode(rawValue: "translation.missing")
+
+    // Site
+
+    /// A landing page lacks a key it needs (a headline, a section's title).
+    public static let pageMissingKey = DiagnosticCode(rawValue: "page.missing-key")
+    /// A landing page has a key the site does not show: usually a typo.
+    public static let pageUnknownKey = DiagnosticCode(rawValue: "page.unknown-key")
+    /// A template of the vault's `templates/` folder cannot be parsed.
+    public static let templateInvalid = DiagnosticCode(rawValue: "template.invalid")
 }

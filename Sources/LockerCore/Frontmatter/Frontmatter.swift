@@ -17,6 +17,8 @@ struct Frontmatter: Sendable, Hashable {
     /// For a checklist: when it is used; nil when not given (a reference checklist).
     var checklistType: ChecklistType?
     var extra: [String: JSONValue] = [:]
+    /// The keys kept under ``extra`` as written, with their positions: what a landing page reads.
+    var extraEntries: [YAMLValue.Entry] = []
 
     /// Practice module categories, per the Mothership content model.
     static let categories = ["briefing", "knots", "maneuvering", "mooring", "safety"]

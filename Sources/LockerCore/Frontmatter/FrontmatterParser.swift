@@ -95,7 +95,7 @@ struct FrontmatterParser: Sendable {
                             hint: "use letters, digits, '-', '_' and '.', with '/' between parts"))
                 }
             case "kind":
-                if let kind = oneOf(value, "kind", ContentKind.known.map(\.rawValue)) {
+                if let kind = oneOf(value, "kind", ContentKind.authored.map(\.rawValue)) {
                     frontmatter.kind = ContentKind(rawValue: kind)
                 }
             case "type": frontmatter.type = oneOf(value, "type", Frontmatter.types)
@@ -141,6 +141,7 @@ struct FrontmatterParser: Sendable {
                 }
             default:
                 frontmatter.extra[entry.key] = value.json
+                frontmatter.extraEntries.append(entry)
             }
         }
         return (frontmatter, diagnostics)

@@ -86,7 +86,7 @@ struct DocumentBuilder {
         diagnostics.append(Diagnostic(severity, code, message, file: current.path, at: position, hint: hint))
     }
 
-    private mutating func convert(_ section: ParsedSection) -> Section {
+    mutating func convert(_ section: ParsedSection) -> Section {
         Section(
             anchor: section.anchor, level: section.level, title: section.plainTitle, titleSpans: spans(section.title),
             blocks: convert(section.blocks), sections: section.sections.map { convert($0) })
@@ -186,7 +186,7 @@ struct DocumentBuilder {
     // MARK: Links
 
     /// The document a wikilink names, or nil (with a diagnostic) when it names none.
-    private mutating func noteTarget(_ link: WikiLink) -> LinkTarget? {
+    mutating func noteTarget(_ link: WikiLink) -> LinkTarget? {
         guard !(link.target.isEmpty && link.fragment == nil) else {
             report(.warning, .linkEmpty, "empty link '[[]]'", at: link.position)
             return nil
@@ -280,7 +280,7 @@ struct DocumentBuilder {
 
     // MARK: Images
 
-    private mutating func imageSource(_ source: String, at position: SourcePosition) -> String? {
+    mutating func imageSource(_ source: String, at position: SourcePosition) -> String? {
         if let scheme = LinkResolver.scheme(of: source) {
             if scheme == "https" || scheme == "http" { return source }
             report(.warning, .linkUnsafeURL, "image from a '\(scheme):' URL dropped", at: position)

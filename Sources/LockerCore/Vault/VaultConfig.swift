@@ -109,8 +109,8 @@ public struct VaultConfig: Sendable, Hashable {
                 for folder in folders {
                     guard let name = string(folder.value, "kinds") else { continue }
                     let kind = ContentKind(rawValue: name)
-                    guard ContentKind.known.contains(kind) else {
-                        let known = ContentKind.known.map(\.rawValue).joined(separator: ", ")
+                    guard ContentKind.authored.contains(kind) else {
+                        let known = ContentKind.authored.map(\.rawValue).joined(separator: ", ")
                         invalid(folder.value, "unknown kind '\(name)'; known kinds: \(known)")
                         continue
                     }

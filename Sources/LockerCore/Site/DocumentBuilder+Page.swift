@@ -1,0 +1,39 @@
+import LockerKit
+
+extension DocumentBuilder {
+    /// The landing page for the note at `noteIndex`, its links resolved like a guide's.
+    mutating func landingPage(_ noteIndex: Int) -> (LandingPage, [Diagnostic]) {
+        begin(noteIndex)
+        let note = index.notes[noteIndex]
+        let blocks = convert(note.blocks)
+        let sections = note.sections.map { convert($0) }
+        // The reader reports through its own list; links and images report through the builder's.
+        var links: [WikiLink: LinkTarget?] = [:]
+        var images: [String: String?] = [:]
+        for entry in note.frontmatter.extraEntries { collect(entry.value, links: &links, images: &images, key: entry.key) }
+        var reader = LandingPageReader(
+            file: note.path, resolveLink: { links[$0] ?? nil }, resolveImage: { path, _ in images[path] ?? nil })
+        let page = reader.read(note, blocks: blocks, sections: sections)
+        return (page, takeDiagnostics() + reader.diagnostics)
+    }
+
+    /// Resolves every `link:` and `image:` value below a frontmatter key, reporting the broken ones.
+    private mutating func collect(
+        _ value: YAMLValue, links: inout [WikiLink: LinkTarget?], images: inout [String: String?], key: String
+    ) {
+        switch value {
+        case .scalar(let text, _, let position):
+            let trimmed = text.trimmingWhitespace
+            if key == "link", let link = LandingPageReader.wikiLink(trimmed, at: position) {
+                links[link] = noteTarget(link)
+            } else if key == "image", !trimmed.isEmpty {
+                let path = LandingPageReader.unwrapLink(trimmed)
+                images[path] = imageSource(path, at: position)
+            }
+        case .sequence(let values, _):
+            for child in values { collect(child, links: &links, images: &images, key: key) }
+        case .mapping(let entries, _):
+            for entry in entries { collect(entry.value, links: &links, images: &images, key: entry.key) }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import LockerKit
+
+extension ContentKind {
+    /// A page of the site, such as an app's landing page: rendered to HTML, never carried in bundles.
+    static let page = ContentKind(rawValue: "page")
+    /// Every kind a note can be: the bundle's kinds, and site pages.
+    static let authored: [ContentKind] = known + [.page]
+}
+
+/// A landing page, read from the frontmatter of a `kind: page` note.
+///
+/// Every section but the hero is optional; the site template shows the ones a page has, in a
+/// fixed order: hero, problem, features, audiences, how it works, the note's body, pricing, FAQ,
+/// call to action.
+struct LandingPage: Sendable, Hashable {
+    var id: String
+    var locale: String
+    var order: Int?
+    /// The `<title>` and Open Graph title.
+    var title: String
+    /// The meta description.
+    var description: String?
+    /// The note's path inside the vault.
+    var source: String
+    var app: App
+    var hero: Hero
+    var problem: Prose?
+    var features: Grid?
+    var audiences: Grid?
+    var howItWorks: Steps?
+    var faq: FAQ?
+    var pricing: Pricing?
+    var callToAction: CallToAction?
+    /// The vault path of the page's Open Graph image, if it names one.
+    var image: String?
+    /// The note's body, rendered between "how it works" and the pricing.
+    var blocks: [Block]
+    var sections: [Section]
+
+    /// The app a page sells.
+    struct App: Sendable, Hashable {
+        var name: String
+        var tagline: String?
+        /// The App Store ID (digits); the call-to-action buttons link to the App Store when given.
+        var appStoreID: String?
+        /// What the buttons say while there is no App Store ID.
+        var comingSoon: String?
+
+        /// The App Store page, when the app has an ID.
+        var storeURL: String? { appStoreID.map { "https://apps.apple.com/app/id\($0)" } }
+    }
+
+    /// The top of the page. Each headline is a variant of the page (A/B testing): the first is the
+    /// page itself, the others are served from `b/`, `c/`, … below it.
+    struct Hero: Sendable, Hashable {
+        var headlines: [String]
+        var subheadline: String?
+        var cta: String?
+    }
+
+    /// A titled run of paragraphs.
+    struct Prose: Sendable, Hashable {
+        var title: String
+        var paragraphs: [String]
+    }
+
+    /// A titled grid of cards, each optionally linking to a document of the vault.
+    struct Grid: Sendable, Hashable {
+        var title: String
+        var items: [Item]
+
+        struct Item: Sendable, Hashable {
+            var title: String
+            var body: String?
+            var link: LinkTarget?
+        }
+    }
+
+    /// Numbered steps.
+    struct Steps: Sendable, Hashable {
+        var title: String
+        var steps: [Grid.Item]
+    }
+
+    /// Questions and answers.
+    struct FAQ: Sendable, Hashable {
+        var title: String
+        var items: [Entry]
+
+        struct Entry: Sendable, Hashable {
+            var question: String
+            var answer: String
+        }
+    }
+
+    /// Prices, one card per plan.
+    struct Pricing: Sendable, Hashable {
+        var title: String
+        var note: String?
+        var plans: [Plan]
+
+        struct Plan: Sendable, Hashable {
+            var name: String
+            var price: String
+            var summary: String?
+            var features: [String]
+        }
+    }
+
+    /// The closing call to action.
+    struct CallToAction: Sendable, Hashable {
+        var title: String
+        var body: String?
+        var label: String?
+    }
+}

