@@ -215,6 +215,23 @@ import LockerTemplates
         #expect(html.contains("<!doctype html>"), "the built-in layout is still used")
     }
 
+    @Test func aLandingPageImageIsInTheSiteButNotInTheBundle() throws {
+        let vault = try TestVault(
+            [
+                "page.md": "---\nkind: page\nimage: \"[[card.png]]\"\napp: {name: A}\nhero: {headline: H}\n---\n",
+                "card.png": "not really a png",
+            ], config: "baseURL: https://sail.example/\n")
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let assets = compilation.files.map(\.path).filter { $0.contains("/assets/") || $0.hasPrefix("site/assets/") }
+        #expect(assets.contains { $0.hasPrefix("site/assets/") && $0.hasSuffix(".png") })
+        #expect(!assets.contains { $0.hasPrefix("bundles/") }, "\(assets)")
+        let home = try #require(compilation.files.first { $0.path == "site/index.html" })
+        let html = String(decoding: home.data, as: UTF8.self)
+        #expect(html.contains("<meta property=\"og:image\" content=\"https://sail.example/assets/"))
+        #expect(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\">"))
+    }
+
     @Test func theSameVaultGivesTheSameSite() throws {
         let first = try Compiler(vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile().files
         let second = try Compiler(vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile().files
@@ -232,5 +249,46 @@ import LockerTemplates
         let folder = Self.repository.appendingPathComponent("templates/site")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }
         #expect(Set(files.map { String($0.dropLast(".mustache".count)) }) == Set(DefaultTemplates.all.keys))
+    }
+
+    // MARK: Colour
+
+    /// The built-in style's colour tokens, light and dark: every text colour on every surface it
+    /// is used on reaches WCAG AA (4.5:1).
+    @Test(arguments: ["light", "dark"])
+    func textContrastMeetsWCAGAA(_ scheme: String) throws {
+        let style = try #require(DefaultTemplates.all["style"])
+        func tokens(_ css: Substring) -> [String: String] {
+            var found: [String: String] = [:]
+            for declaration in css.split(separator: ";") {
+                let inner = declaration.split(separator: "{").last ?? declaration
+                let parts = inner.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].hasPrefix("--") else { continue }
+                found[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " }"))
+            }
+            return found
+        }
+        let lines = style.split(separator: "\n")
+        var colours = tokens(try #require(lines.first { $0.hasPrefix(":root{") }))
+        if scheme == "dark" {
+            colours.merge(tokens(try #require(lines.first { $0.contains("prefers-color-scheme:dark") })), uniquingKeysWith: { $1 })
+        }
+        func luminance(_ hex: String) throws -> Double {
+            let value = try #require(Int(hex.dropFirst(), radix: 16), "\(hex)")
+            let channels = [(value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF].map { Double($0) / 255 }
+            let linear = channels.map { $0 <= 0.04045 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+            return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+        }
+        let pairs = [
+            ("--text", "--bg"), ("--text", "--bg2"), ("--text", "--card"), ("--muted", "--bg"), ("--muted", "--bg2"),
+            ("--muted", "--card"), ("--link", "--bg"), ("--link", "--bg2"), ("--link", "--card"),
+            ("--accent-text", "--accent"),
+        ]
+        for (foreground, background) in pairs {
+            let front = try luminance(try #require(colours[foreground], "\(foreground)"))
+            let back = try luminance(try #require(colours[background], "\(background)"))
+            let ratio = (max(front, back) + 0.05) / (min(front, back) + 0.05)
+            #expect(ratio >= 4.5, "\(scheme): \(foreground) on \(background) is \(ratio):1")
+        }
     }
 }

@@ -16,12 +16,25 @@ final class AssetCatalog: @unchecked Sendable {
     private let root: URL
     private let lock = NSLock()
     private var assets: [String: Result<Asset, LockerError>] = [:]
+    /// Vault paths a document embeds: what bundles carry. The site also shows assets read for it
+    /// alone, such as a landing page's image.
+    private var bundled: Set<String> = []
 
     init(root: URL) { self.root = root }
 
+    /// An asset only the site shows; it stays out of the bundle unless a document embeds it too.
+    func siteAsset(for vaultPath: String) -> Result<Asset, LockerError> {
+        asset(for: vaultPath, bundled: false)
+    }
+
     /// The asset's path inside the bundle, reading and hashing it the first time.
     func asset(for vaultPath: String) -> Result<Asset, LockerError> {
+        asset(for: vaultPath, bundled: true)
+    }
+
+    private func asset(for vaultPath: String, bundled: Bool) -> Result<Asset, LockerError> {
         lock.lock()
+        if bundled { self.bundled.insert(vaultPath) }
         if let known = assets[vaultPath] {
             lock.unlock()
             return known
@@ -43,8 +56,16 @@ final class AssetCatalog: @unchecked Sendable {
         return result
     }
 
-    /// Every asset read successfully, by bundle path.
+    /// Every asset a document embeds, read successfully, by bundle path: what the bundle carries.
     var all: [Asset] {
+        lock.lock()
+        defer { lock.unlock() }
+        return assets.filter { bundled.contains($0.key) }.values.compactMap { try? $0.get() }
+            .sorted { $0.bundlePath < $1.bundlePath }
+    }
+
+    /// Every asset read successfully, for documents or for the site alone: what the site carries.
+    var site: [Asset] {
         lock.lock()
         defer { lock.unlock() }
         return assets.values.compactMap { try? $0.get() }.sorted { $0.bundlePath < $1.bundlePath }

@@ -280,7 +280,9 @@ struct DocumentBuilder {
 
     // MARK: Images
 
-    mutating func imageSource(_ source: String, at position: SourcePosition) -> String? {
+    /// An image's source: a URL, or the bundle path of a vault file (`bundled: false` for a file
+    /// only the site shows).
+    mutating func imageSource(_ source: String, at position: SourcePosition, bundled: Bool = true) -> String? {
         if let scheme = LinkResolver.scheme(of: source) {
             if scheme == "https" || scheme == "http" { return source }
             report(.warning, .linkUnsafeURL, "image from a '\(scheme):' URL dropped", at: position)
@@ -289,7 +291,7 @@ struct DocumentBuilder {
         let path = VaultPath.normalize(source.removingPercentEncoding ?? source)
         switch resolver.resolveAsset(path, fromPath: current.path, relativeFirst: false) {
         case .found(let vaultPath):
-            switch assets.asset(for: vaultPath) {
+            switch bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath) {
             case .success(let asset): return asset.bundlePath
             case .failure(let error):
                 report(.error, .fileUnreadable, error.description, at: position)

@@ -28,7 +28,7 @@ extension DocumentBuilder {
                 links[link] = noteTarget(link)
             } else if key == "image", !trimmed.isEmpty {
                 let path = LandingPageReader.unwrapLink(trimmed)
-                images[path] = imageSource(path, at: position)
+                images[path] = imageSource(path, at: position, bundled: false)
             }
         case .sequence(let values, _):
             for child in values { collect(child, links: &links, images: &images, key: key) }

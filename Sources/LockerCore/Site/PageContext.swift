@@ -90,7 +90,7 @@ struct PageContext {
                 "current": kind == current,
             ]
         }
-        if let image, let url = builder.baseURL.map({ $0 + image }) {
+        if let image, let url = LinkResolver.scheme(of: image) != nil ? image : builder.baseURL.map({ $0 + image }) {
             context["image"] = url
             context["twitterCard"] = "summary_large_image"
         } else {

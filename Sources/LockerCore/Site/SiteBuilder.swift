@@ -122,7 +122,7 @@ struct SiteBuilder {
         }
 
         // Shared files: assets, the icon.
-        for asset in assets.all { files.append(OutputFile(path: asset.bundlePath, data: asset.data)) }
+        for asset in assets.site { files.append(OutputFile(path: asset.bundlePath, data: asset.data)) }
         let icon = Data(SiteIcon.svg.utf8)
         let iconPath = "assets/" + ContentHash.sha256Hex(icon).prefix(16) + ".svg"
         files.append(OutputFile(path: iconPath, data: icon))
