@@ -232,6 +232,21 @@ import LockerTemplates
         #expect(html.contains("<meta name=\"twitter:card\" content=\"summary_large_image\">"))
     }
 
+    @Test func aLinkToAChecklistItemOrCardLeadsToIt() throws {
+        let vault = try TestVault(
+            [
+                "list.md": "---\ntype: checklist\n---\n## Deck\n\n- [ ] Windlass ^windlass\n",
+                "cards.md": "---\ntype: deck\n---\nShort blast::One second ^short\n",
+                "guide.md": "See [[list#^windlass]] and [[cards#^short]] and [[guide#^me]].\n\nMe. ^me\n",
+            ])
+        defer { vault.remove() }
+        let page = try #require(try vault.compile().files.first { $0.path == "site/guides/guide/index.html" })
+        let html = String(decoding: page.data, as: UTF8.self)
+        #expect(html.contains("href=\"../../checklists/list/#item-windlass\""))
+        #expect(html.contains("href=\"../../decks/cards/#card-short\""))
+        #expect(html.contains("href=\"./#%5Eme\"") && html.contains("<p id=\"^me\">"))
+    }
+
     @Test func theSameVaultGivesTheSameSite() throws {
         let first = try Compiler(vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile().files
         let second = try Compiler(vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile().files

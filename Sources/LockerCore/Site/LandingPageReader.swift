@@ -34,18 +34,20 @@ struct LandingPageReader {
                 tagline: text(fields["tagline"]), appStoreID: appStoreID(fields["appStoreID"]),
                 comingSoon: text(fields["comingSoon"]))
         }
-        if top["app"] == nil { missing("app", at: note.idPosition, hint: "add 'app:' with at least 'name:'") }
+        if app == nil {
+            missing("app.name", at: top["app"]?.keyPosition ?? note.idPosition, hint: "add 'app:' with at least 'name:'")
+        }
 
         var hero = LandingPage.Hero(headlines: [])
         if let fields = mapping(top["hero"], "hero", keys: ["headline", "headlines", "subheadline", "cta"]) {
-            hero.headlines = texts(fields["headlines"]) + texts(fields["headline"])
+            hero.headlines = texts(fields["headline"]) + texts(fields["headlines"])
             hero.subheadline = text(fields["subheadline"])
             hero.cta = text(fields["cta"])
-            if hero.headlines.isEmpty {
-                missing("hero.headlines", at: top["hero"]?.keyPosition ?? .start, hint: "give the page at least one headline")
-            }
-        } else if top["hero"] == nil {
-            missing("hero", at: note.idPosition, hint: "add 'hero:' with 'headlines:'")
+        }
+        if hero.headlines.isEmpty {
+            missing(
+                "hero.headlines", at: top["hero"]?.keyPosition ?? note.idPosition,
+                hint: "add 'hero:' with 'headlines:', at least one")
         }
 
         return LandingPage(

@@ -316,6 +316,7 @@ struct PageContext {
         context["robots"] = "noindex"
         context["nav"] = [Any]()
         context["hasNav"] = false
+        context["apps"] = false
         // Root-relative: the same host serves the 404 page at any depth, under the base URL's path.
         let root = builder.baseURL.flatMap { URL(string: $0)?.path } ?? "/"
         let absolute = { (path: String) in (root.hasSuffix("/") ? root : root + "/") + path }

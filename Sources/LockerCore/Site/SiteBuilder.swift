@@ -51,6 +51,17 @@ struct SiteBuilder {
         return Route(path: path, locale: page.locale)
     }
 
+    /// The element ID an anchor has on a page: a checklist item's `^id` is `item-<id>`, a card's
+    /// `card-<id>`; headings and other blocks keep their anchor.
+    static func pageAnchor(_ anchor: String, kind: ContentKind) -> String {
+        guard anchor.hasPrefix("^") else { return anchor }
+        switch kind {
+        case .checklist: return "item-" + anchor.dropFirst()
+        case .deck: return "card-" + anchor.dropFirst()
+        default: return anchor
+        }
+    }
+
     /// `b`, `c`, … for the second, third, … headline.
     static func variantName(_ variant: Int) -> String {
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
@@ -144,7 +155,7 @@ struct SiteBuilder {
                     .map { route(of: $0).path }
             }
             guard let path else { return nil }
-            return path + (anchor.map { "#" + $0 } ?? "")
+            return path + (anchor.map { "#" + Self.pageAnchor($0, kind: kind) } ?? "")
         }
 
         let context = PageContext(builder: self, iconPath: iconPath)
@@ -253,7 +264,7 @@ struct SiteBuilder {
 
             """
         var out = "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n"
-        let revalidated = htmlPaths.sorted() + ["404.html", "robots.txt", "sitemap.xml"]
+        let revalidated = htmlPaths.sorted() + ["404.html", "robots.txt"] + (baseURL == nil ? [] : ["sitemap.xml"])
         for path in revalidated {
             out += "\(base)\(path)\n  Cache-Control: public, max-age=0, must-revalidate\n"
             if !path.hasSuffix(".txt"), !path.hasSuffix(".xml") { out += security }
