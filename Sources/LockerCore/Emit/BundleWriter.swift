@@ -44,17 +44,12 @@ struct BundleWriter: Sendable {
         }
         // Every kind has an index in every locale, listing every document of the kind: in that
         // locale when translated, else in the default locale, else in the first locale that has it.
-        let rank = { (document: Document) in config.locales.firstIndex(of: document.locale) ?? Int.max }
         for kind in ContentKind.known {
             let byID = Dictionary(grouping: documents.filter { $0.kind == kind }, by: \.id)
             for locale in config.locales {
                 var indexEntries: [ContentIndex.Entry] = []
                 for (_, versions) in byID {
-                    guard
-                        let chosen = versions.first(where: { $0.locale == locale })
-                            ?? versions.first(where: { $0.locale == config.defaultLocale })
-                            ?? versions.min(by: { (rank($0), $0.locale) < (rank($1), $1.locale) })
-                    else { continue }
+                    guard let chosen = config.preferred(versions, in: locale, localeOf: \.locale) else { continue }
                     indexEntries.append(chosen.indexEntry)
                 }
                 indexEntries.sort(by: Self.indexOrder)

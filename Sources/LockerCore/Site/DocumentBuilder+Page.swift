@@ -11,8 +11,7 @@ extension DocumentBuilder {
         var links: [WikiLink: LinkTarget?] = [:]
         var images: [String: String?] = [:]
         for entry in note.frontmatter.extraEntries { collect(entry.value, links: &links, images: &images, key: entry.key) }
-        var reader = LandingPageReader(
-            file: note.path, resolveLink: { links[$0] ?? nil }, resolveImage: { path, _ in images[path] ?? nil })
+        var reader = LandingPageReader(file: note.path, links: links, images: images)
         let page = reader.read(note, blocks: blocks, sections: sections)
         return (page, takeDiagnostics() + reader.diagnostics)
     }

@@ -4,23 +4,20 @@ import LockerKit
 /// Reads a landing page from a note's frontmatter, reporting every missing, mistyped or unknown
 /// key at its position.
 ///
-/// Links (`link: "[[check-in]]"`) and the image are resolved by the closures given, so they are
-/// checked exactly like the links of a note's body.
+/// Links (`link: "[[check-in]]"`) and the image are resolved beforehand by the document builder,
+/// which checks them exactly like the links of a note's body; the reader looks them up.
 struct LandingPageReader {
     var file: String
-    /// Resolves `[[target#fragment|text]]` written at a position.
-    var resolveLink: (WikiLink) -> LinkTarget?
-    /// Resolves an image's vault path, or nil when it names no file (already reported).
-    var resolveImage: (String, SourcePosition) -> String?
+    /// Every `link:` value's target, nil where it names no note (already reported).
+    var links: [WikiLink: LinkTarget?]
+    /// Every `image:` value's site path, nil where it names no file (already reported).
+    var images: [String: String?]
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(
-        file: String, resolveLink: @escaping (WikiLink) -> LinkTarget?,
-        resolveImage: @escaping (String, SourcePosition) -> String?
-    ) {
+    init(file: String, links: [WikiLink: LinkTarget?], images: [String: String?]) {
         self.file = file
-        self.resolveLink = resolveLink
-        self.resolveImage = resolveImage
+        self.links = links
+        self.images = images
     }
 
     mutating func read(_ note: ParsedNote, blocks: [Block], sections: [Section]) -> LandingPage {
@@ -100,7 +97,7 @@ struct LandingPageReader {
                 }
             },
             image: top["image"].flatMap { entry in
-                text(entry).flatMap { resolveImage(Self.unwrapLink($0), entry.value.position) }
+                text(entry).flatMap { images[Self.unwrapLink($0)] ?? nil }
             },
             blocks: blocks, sections: sections)
     }
@@ -127,7 +124,7 @@ struct LandingPageReader {
             var link: LinkTarget?
             if let linkEntry = fields["link"], let raw = text(linkEntry) {
                 if let wikiLink = Self.wikiLink(raw, at: linkEntry.value.position) {
-                    link = resolveLink(wikiLink)
+                    link = links[wikiLink] ?? nil
                 } else {
                     invalid(linkEntry.value, "'link' must be a wikilink to a note, such as \"[[check-in]]\"")
                 }

@@ -80,10 +80,10 @@ struct SiteBuilder {
     /// The landing pages shown in a locale (each in that locale, else its default-locale version),
     /// with their folders.
     func landingPages(in locale: String) -> [(app: LandingPage.App, path: String)] {
+        let byID = Dictionary(grouping: pages, by: \.id)
         var seen: Set<String> = []
         return pages.compactMap { page -> (LandingPage.App, String)? in
-            guard seen.insert(page.id).inserted,
-                let chosen = pick(pages.filter { $0.id == page.id }, locale: locale, localeOf: \.locale)
+            guard seen.insert(page.id).inserted, let chosen = pick(byID[page.id] ?? [], locale: locale, localeOf: \.locale)
             else { return nil }
             return (chosen.app, route(of: chosen).path)
         }
@@ -92,13 +92,9 @@ struct SiteBuilder {
     /// The folder of a kind's index in a locale.
     func indexPath(_ kind: ContentKind, _ locale: String) -> String { indexRoute(kind, locale).path }
 
-    /// The version of a document or page in `locale`, else in the default locale, else the first.
     private func pick<T>(_ versions: [T], locale: String, localeOf: (T) -> String) -> T? {
-        versions.first { localeOf($0) == locale } ?? versions.first { localeOf($0) == config.defaultLocale }
-            ?? versions.min { rank(localeOf($0)) < rank(localeOf($1)) }
+        config.preferred(versions, in: locale, localeOf: localeOf)
     }
-
-    private func rank(_ locale: String) -> Int { config.locales.firstIndex(of: locale) ?? Int.max }
 
     /// The relative URL from one page's folder to another's (or to a file).
     static func relative(from: String, to: String) -> String {
@@ -175,11 +171,14 @@ struct SiteBuilder {
             }
         }
 
-        // Content pages.
+        // Content pages, shared with the root landing page's image in their locale.
+        let rootVersions = rootPageID.flatMap { pagesByID[$0] } ?? []
+        let rootImages = Dictionary(
+            uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) })
         for document in documents {
             let route = route(of: document)
             let alternate = alternates((documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
-            let image = pick(pages.filter { $0.id == rootPageID }, locale: document.locale, localeOf: \.locale)?.image
+            let image = rootImages[document.locale] ?? nil
             write(
                 route,
                 try context.document(
@@ -241,7 +240,7 @@ struct SiteBuilder {
             guard let location = absolute(entry.path) else { continue }
             out += "  <url>\n    <loc>\(HTMLRenderer.escape(location))</loc>\n"
             if entry.alternates.count > 1 {
-                for (locale, path) in entry.alternates.sorted(by: { rank($0.key) < rank($1.key) }) {
+                for (locale, path) in entry.alternates.sorted(by: { config.rank($0.key) < config.rank($1.key) }) {
                     guard let href = absolute(path) else { continue }
                     out += "    <xhtml:link rel=\"alternate\" hreflang=\"\(locale)\" href=\"\(HTMLRenderer.escape(href))\"/>\n"
                 }

@@ -26,7 +26,7 @@ struct TranslationChecker {
     func check(_ documents: [Document], versions: [VersionParts]) -> [Diagnostic] {
         guard config.locales.count > 1 else { return [] }
         var diagnostics: [Diagnostic] = []
-        let rank = { (locale: String) in config.locales.firstIndex(of: locale) ?? Int.max }
+        let rank = config.rank
         if strict {
             let byDocument = Dictionary(grouping: documents) { DocumentKey(kind: $0.kind, id: $0.id) }
             for (key, group) in byDocument.sorted(by: { $0.key < $1.key }) {

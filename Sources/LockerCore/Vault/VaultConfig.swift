@@ -162,6 +162,16 @@ public struct VaultConfig: Sendable, Hashable {
 
     static func isValidScheme(_ scheme: String) -> Bool { LinkResolver.isSchemeName(scheme) }
 
+    /// Where a locale stands in ``locales``; unknown locales last.
+    func rank(_ locale: String) -> Int { locales.firstIndex(of: locale) ?? Int.max }
+
+    /// The version to show in `locale`: that locale's, else the default locale's, else the first
+    /// by ``locales`` order.
+    func preferred<Version>(_ versions: [Version], in locale: String, localeOf: (Version) -> String) -> Version? {
+        versions.first { localeOf($0) == locale } ?? versions.first { localeOf($0) == defaultLocale }
+            ?? versions.min { (rank(localeOf($0)), localeOf($0)) < (rank(localeOf($1)), localeOf($1)) }
+    }
+
     /// The kind of a note at a vault path, from the deepest folder named in ``kinds``.
     func kind(forPath path: String) -> ContentKind? {
         var folder = VaultPath.folder(of: path)
