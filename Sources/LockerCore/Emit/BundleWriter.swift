@@ -62,10 +62,9 @@ struct BundleWriter: Sendable {
             add(asset.bundlePath, asset.data, kind: "asset", locale: nil, id: nil, lists: nil)
         }
         entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        let versionInput = entries.map { "\($0.path)\t\($0.sha256)\n" }.joined()
         let manifest = Manifest(
             schemaVersion: BundleSchema.version,
-            contentVersion: ContentHash.sha256Hex(Data(versionInput.utf8)),
+            contentVersion: Manifest.contentVersion(of: entries),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: entries)
         files.append(OutputFile(path: root + "/manifest.json", data: try CanonicalJSON.encode(manifest)))

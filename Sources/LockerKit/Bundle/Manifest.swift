@@ -1,3 +1,5 @@
+import Foundation
+
 /// `manifest.json`: the one mutable file of a bundle, listing every immutable file with its hash.
 public struct Manifest: Sendable, Hashable, Codable {
     /// `major.minor`; an app refuses a major it does not know.
@@ -26,6 +28,12 @@ public struct Manifest: Sendable, Hashable, Codable {
         self.locales = locales
         self.deepLinkScheme = deepLinkScheme
         self.files = files
+    }
+
+    /// The content version of a bundle with these files: the SHA-256 of one `path<TAB>sha256<LF>`
+    /// line per file, in the order given (the manifest's: by path).
+    public static func contentVersion(of files: [File]) -> String {
+        ContentHash.sha256Hex(Data(files.map { "\($0.path)\t\($0.sha256)\n" }.joined().utf8))
     }
 
     /// One immutable file of the bundle.

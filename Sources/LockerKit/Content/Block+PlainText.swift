@@ -1,0 +1,53 @@
+extension Array where Element == Block {
+    /// The blocks as plain text: paragraphs separated by blank lines, lists with `•` or numbers,
+    /// callouts and quotes indented with `│`, tables as ` | `-separated rows, images as their alt
+    /// text. For terminals, notifications and accessibility; apps render the blocks themselves.
+    public var plainText: String {
+        map(\.plainText).filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+}
+
+extension Block {
+    /// The block as plain text (see `[Block].plainText`).
+    public var plainText: String {
+        switch content {
+        case .paragraph(let spans):
+            return spans.plainText
+        case .list(let list):
+            return list.items.enumerated().map { offset, item in
+                let marker =
+                    switch list.style {
+                    case .bullet: "• "
+                    case .ordered: "\((list.start ?? 1) + offset). "
+                    case .task: item.checked == true ? "[x] " : "[ ] "
+                    }
+                return Self.hang(item.blocks.plainText, marker: marker)
+            }.joined(separator: "\n")
+        case .callout(let callout):
+            let title = callout.title?.plainText ?? callout.calloutType.capitalized
+            return Self.prefix([title, callout.blocks.plainText].filter { !$0.isEmpty }.joined(separator: "\n"), "│ ")
+        case .quote(let blocks):
+            return Self.prefix(blocks.plainText, "│ ")
+        case .code(_, let text):
+            return Self.prefix(text, "    ")
+        case .table(let table):
+            return ([table.header] + table.rows).map { $0.map(\.plainText).joined(separator: " | ") }.joined(separator: "\n")
+        case .image(let image):
+            return image.alt.isEmpty ? "" : "[\(image.alt)]"
+        case .embed(let embed):
+            return [embed.title, embed.blocks.plainText].filter { !$0.isEmpty }.joined(separator: "\n\n")
+        case .rule:
+            return "———"
+        }
+    }
+
+    private static func prefix(_ text: String, _ prefix: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
+    }
+
+    private static func hang(_ text: String, marker: String) -> String {
+        let indent = String(repeating: " ", count: marker.count)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { $0.offset == 0 ? marker + $0.element : indent + $0.element }.joined(separator: "\n")
+    }
+}

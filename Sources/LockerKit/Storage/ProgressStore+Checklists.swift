@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+
+extension ProgressStore {
+    /// Opens the run of `checklist` for a charter, starting it if there is none, and brings it to
+    /// this version of the checklist: states follow item IDs, new items start unchecked, removed
+    /// items keep their stored state out of the counts.
+    ///
+    /// - Returns: the run, and how the checklist changed since the run last saw it (empty for a
+    ///   new run or an unchanged checklist).
+    public func openRun(charterID: UUID, checklist: Checklist) throws(ProgressStoreError)
+        -> (run: ChecklistRun, changes: ChecklistMigration)
+    {
+        let itemIDs = checklist.items.map(\.id)
+        return try write { db in
+            guard let charter = try Self.charter(id: charterID, db) else {
+                throw ProgressStoreError.noCharter(id: charterID.uuidString)
+            }
+            let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklist.id]
+            let records = try Self.records(charterID: charterID, checklistID: checklist.id, db)
+            var changes = ChecklistMigration()
+            if let stored = try String.fetchOne(
+                db, sql: "SELECT item_ids FROM checklist_run WHERE charter_id = ? AND checklist_id = ?",
+                arguments: StatementArguments(key))
+            {
+                guard let seen = try? JSONDecoder().decode([String].self, from: Data(stored.utf8)) else {
+                    throw ProgressStoreError.corrupt(reason: "checklist_run.item_ids is not a list of IDs")
+                }
+                let current = Set(itemIDs)
+                let before = Set(seen)
+                changes.added = itemIDs.filter { !before.contains($0) }
+                changes.removed = seen.filter { !current.contains($0) }
+                changes.removedWithProgress = changes.removed.filter {
+                    guard let record = records[$0] else { return false }
+                    return record.state.isDone || record.note != nil
+                }
+                if !changes.isEmpty || seen != itemIDs {
+                    try db.execute(
+                        sql: "UPDATE checklist_run SET item_ids = ? WHERE charter_id = ? AND checklist_id = ?",
+                        arguments: StatementArguments([try Self.json(itemIDs)] + key))
+                }
+            } else {
+                try db.execute(
+                    sql: "INSERT INTO checklist_run (charter_id, checklist_id, item_ids) VALUES (?, ?, ?)",
+                    arguments: StatementArguments(key + [try Self.json(itemIDs)]))
+            }
+            return (ChecklistRun(charter: charter, checklist: checklist, records: records), changes)
+        }
+    }
+
+    /// Sets an item's state (and, when `note` is given, its note; an empty note removes it).
+    ///
+    /// The run must have been opened. Writing an event whose `eventID` is stored changes nothing.
+    /// - Returns: the item's record after the change.
+    @discardableResult
+    public func setItem(
+        _ itemID: String, to state: ItemState, note: String?? = .none, charterID: UUID, checklistID: String,
+        at time: Date, eventID: UUID = UUID()
+    ) throws(ProgressStoreError) -> ItemRecord {
+        try change(itemID, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID) { record, time in
+            if record.state != state {
+                record.state = state
+                record.changedAt = time
+            }
+            if case .some(let note) = note { record.note = Self.clean(note) }
+        }
+    }
+
+    /// Sets or (with `nil` or an empty text) removes an item's note, keeping its state.
+    @discardableResult
+    public func setNote(
+        _ note: String?, on itemID: String, charterID: UUID, checklistID: String, at time: Date, eventID: UUID = UUID()
+    ) throws(ProgressStoreError) -> ItemRecord {
+        try change(itemID, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID) { record, _ in
+            record.note = Self.clean(note)
+        }
+    }
+
+    /// The stored records of a run, by item ID (including items no longer in the checklist).
+    public func itemRecords(charterID: UUID, checklistID: String) throws(ProgressStoreError) -> [String: ItemRecord] {
+        try read { db in try Self.records(charterID: charterID, checklistID: checklistID, db) }
+    }
+
+    // MARK: - Rows
+
+    private func change(
+        _ itemID: String, charterID: UUID, checklistID: String, at time: Date, eventID: UUID,
+        _ body: @escaping @Sendable (inout ItemRecord, Date) -> Void
+    ) throws(ProgressStoreError) -> ItemRecord {
+        let time = Self.date(milliseconds: Self.milliseconds(time))
+        return try write { db in
+            let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklistID]
+            let stored = try Self.records(charterID: charterID, checklistID: checklistID, db)
+            if try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_event WHERE id = ?)", arguments: [eventID.uuidString]) == true
+            {
+                return stored[itemID] ?? .untouched
+            }
+            guard try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_run WHERE charter_id = ? AND checklist_id = ?)",
+                arguments: StatementArguments(key)) == true
+            else {
+                throw ProgressStoreError.database(reason: "no run of checklist \(checklistID) for charter \(charterID); open it first")
+            }
+            var record = stored[itemID] ?? .untouched
+            body(&record, time)
+            try db.execute(
+                sql: """
+                    INSERT INTO checklist_item (charter_id, checklist_id, item_id, state, changed_ms, note)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (charter_id, checklist_id, item_id) DO UPDATE SET
+                        state = excluded.state, changed_ms = excluded.changed_ms, note = excluded.note
+                    """,
+                arguments: StatementArguments(
+                    key + [itemID, record.state.rawValue, record.changedAt.map(Self.milliseconds), record.note]))
+            try db.execute(
+                sql: """
+                    INSERT INTO checklist_event (id, charter_id, checklist_id, item_id, state, note, time_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: StatementArguments(
+                    [eventID.uuidString] + key + [itemID, record.state.rawValue, record.note, Self.milliseconds(time)]))
+            return record
+        }
+    }
+
+    static func records(charterID: UUID, checklistID: String, _ db: Database) throws -> [String: ItemRecord] {
+        var records: [String: ItemRecord] = [:]
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT * FROM checklist_item WHERE charter_id = ? AND checklist_id = ?",
+            arguments: [charterID.uuidString, checklistID])
+        for row in rows {
+            let stateText = try row.decode(String.self, forColumn: "state")
+            guard let state = ItemState(rawValue: stateText) else {
+                throw ProgressStoreError.corrupt(reason: "checklist_item.state is \(stateText)")
+            }
+            records[try row.decode(String.self, forColumn: "item_id")] = ItemRecord(
+                state: state, changedAt: try row.decode(Int64?.self, forColumn: "changed_ms").map { date(milliseconds: $0) },
+                note: try row.decode(String?.self, forColumn: "note"))
+        }
+        return records
+    }
+
+    static func clean(_ note: String?) -> String? {
+        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        return note
+    }
+
+    static func json(_ ids: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+
+/// A sailor's progress in one SQLite file: card states and the review log, charters, and the
+/// checklist runs of each charter.
+///
+/// - Every change is one transaction, committed with `synchronous = FULL` in WAL mode: once a
+///   method returns, the change survives the process being killed (and a power cut).
+/// - Writes carry an event UUID; writing an event whose UUID is already stored changes nothing, so
+///   a retried or replayed write is harmless.
+/// - The logs (`review_event`, `checklist_event`) are append-only: triggers refuse updates and deletes.
+/// - The schema is versioned with migrations; a file from a newer version is refused, not damaged.
+///
+/// A store is safe to use from several threads and tasks; reads run concurrently with writes.
+public final class ProgressStore: Sendable {
+    /// The database file.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens the database at `path`, creating it (and running migrations) as needed.
+    public init(path: String) throws(ProgressStoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.reason(error))
+        }
+        let migrator = Self.migrator
+        do {
+            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
+            if superseded { throw ProgressStoreError.newerSchema(path: path) }
+            try migrator.migrate(pool)
+        } catch let error as ProgressStoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// The result of SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file.
+    public func integrityCheck() throws(ProgressStoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    // MARK: - Schema
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE card (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        deck_id TEXT NOT NULL,
+                        card_id TEXT NOT NULL,
+                        repetitions INTEGER NOT NULL,
+                        ease INTEGER NOT NULL,
+                        interval INTEGER NOT NULL,
+                        due TEXT,
+                        last_reviewed TEXT,
+                        introduced TEXT,
+                        reviews INTEGER NOT NULL,
+                        lapses INTEGER NOT NULL
+                    );
+                    CREATE TABLE review_event (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        kind TEXT NOT NULL CHECK (kind IN ('review', 'undo')),
+                        card_key TEXT NOT NULL,
+                        deck_id TEXT NOT NULL,
+                        card_id TEXT NOT NULL,
+                        grade INTEGER NOT NULL,
+                        time_ms INTEGER NOT NULL,
+                        day TEXT NOT NULL,
+                        previous TEXT NOT NULL,
+                        next TEXT NOT NULL,
+                        undoes TEXT
+                    );
+                    CREATE INDEX review_event_card ON review_event (card_key, seq);
+                    CREATE UNIQUE INDEX review_event_undoes ON review_event (undoes) WHERE undoes IS NOT NULL;
+                    CREATE TRIGGER review_event_no_update BEFORE UPDATE ON review_event
+                        BEGIN SELECT RAISE(ABORT, 'review_event is append-only'); END;
+                    CREATE TRIGGER review_event_no_delete BEFORE DELETE ON review_event
+                        BEGIN SELECT RAISE(ABORT, 'review_event is append-only'); END;
+
+                    CREATE TABLE charter (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        start_date TEXT NOT NULL,
+                        end_date TEXT,
+                        location TEXT,
+                        yacht_name TEXT,
+                        charter_company TEXT,
+                        notes TEXT,
+                        created_ms INTEGER NOT NULL,
+                        archived_ms INTEGER
+                    );
+                    CREATE TABLE checklist_run (
+                        charter_id TEXT NOT NULL REFERENCES charter (id) ON DELETE CASCADE,
+                        checklist_id TEXT NOT NULL,
+                        item_ids TEXT NOT NULL,
+                        PRIMARY KEY (charter_id, checklist_id)
+                    );
+                    CREATE TABLE checklist_item (
+                        charter_id TEXT NOT NULL,
+                        checklist_id TEXT NOT NULL,
+                        item_id TEXT NOT NULL,
+                        state TEXT NOT NULL CHECK (state IN ('unchecked', 'checked', 'notApplicable')),
+                        changed_ms INTEGER,
+                        note TEXT,
+                        PRIMARY KEY (charter_id, checklist_id, item_id),
+                        FOREIGN KEY (charter_id, checklist_id) REFERENCES checklist_run (charter_id, checklist_id)
+                            ON DELETE CASCADE
+                    );
+                    CREATE TABLE checklist_event (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        charter_id TEXT NOT NULL,
+                        checklist_id TEXT NOT NULL,
+                        item_id TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        note TEXT,
+                        time_ms INTEGER NOT NULL
+                    );
+                    CREATE TRIGGER checklist_event_no_update BEFORE UPDATE ON checklist_event
+                        BEGIN SELECT RAISE(ABORT, 'checklist_event is append-only'); END;
+                    """)
+        }
+        return migrator
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `body` in one write transaction, mapping errors.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(ProgressStoreError) -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as ProgressStoreError {
+            throw error
+        } catch {
+            throw .database(reason: Self.reason(error))
+        }
+    }
+
+    /// Runs `body` in a read transaction, mapping errors.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(ProgressStoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as ProgressStoreError {
+            throw error
+        } catch {
+            throw .database(reason: Self.reason(error))
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        return String(describing: error)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    static func day(_ text: String?, _ what: String) throws -> LocalDay? {
+        guard let text else { return nil }
+        guard let day = LocalDay(text) else { throw ProgressStoreError.corrupt(reason: "\(what) is not a day: \(text)") }
+        return day
+    }
+}
