@@ -1,3 +1,5 @@
+import Foundation
+
 extension Array where Element == Block {
     /// The blocks as plain text: paragraphs separated by blank lines, lists with `•` or numbers,
     /// callouts and quotes indented with `│`, tables as ` | `-separated rows, images as their alt
