@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LockerCore
+import LockerKit
 
 /// The `locker` command: builds and checks content vaults.
 @main
@@ -13,12 +14,19 @@ struct Locker: ParsableCommand {
             'locker check' reports every problem as path:line:col; 'locker build' writes \
             content-addressed bundles with a manifest of SHA-256 ETags, ready for any static host.
 
-            Exit codes: 0 clean (or warnings only), 1 the content has errors (or warnings under \
-            --strict), 2 bad usage or a file that cannot be read or written.
+            'locker review', 'stats', 'charter' and 'checklist' use a built bundle and keep a \
+            sailor's progress in a SQLite file: flashcard reviews (SM-2) and charter checklists.
 
-            Docs: docs/content-format.md (writing notes), docs/bundle-format.md (reading bundles).
+            Exit codes: 0 clean (or warnings only), 1 the content has errors (or warnings under \
+            --strict; for the runtime commands, input that is not valid), 2 bad usage or a file \
+            that cannot be read or written, 3 a bundle that fails verification.
+
+            Docs: docs/content-format.md (writing notes), docs/bundle-format.md (reading bundles), \
+            docs/runtime.md (LockerKit and the runtime commands).
             """,
-        subcommands: [Build.self, Check.self, IDs.self])
+        subcommands: [
+            Build.self, Check.self, IDs.self, Review.self, Stats.self, CharterCommand.self, ChecklistCommand.self,
+        ])
 
     /// Runs the command, mapping every way of failing to the documented exit codes.
     static func main() {
@@ -26,6 +34,12 @@ struct Locker: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as LockerError {
+            FileHandle.standardError.write(Data("locker: \(error)\n".utf8))
+            Foundation.exit(2)
+        } catch let error as BundleError {
+            FileHandle.standardError.write(Data("locker: bundle: \(error)\n".utf8))
+            Foundation.exit(3)
+        } catch let error as ProgressStoreError {
             FileHandle.standardError.write(Data("locker: \(error)\n".utf8))
             Foundation.exit(2)
         } catch let code as ExitCode {

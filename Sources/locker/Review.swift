@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import LockerCore
+import LockerKit
+
+/// `locker review`: today's flashcards from a bundle, with progress in the database.
+struct Review: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Review today's flashcards: due cards first, then new ones.",
+        discussion: """
+            On a terminal: Enter shows the answer, 1–4 grade it (again, hard, good, easy), \
+            u undoes the last grade, q quits. Each grade is saved before the next card shows.
+
+            When standard input is not a terminal, it reads one grade per line (again, hard, good, \
+            easy, or 1–4 as on the keyboard; u to undo, q to stop) and prints one JSON line per \
+            answered card: {"card", "deck", "grade", "ease", "interval", "due", "event"}, written \
+            once the review is saved.
+
+            Exit codes: 0 done, 1 a line that is not a grade, 2 bad usage or an unreadable file or \
+            database, 3 the bundle failed verification.
+
+            Examples:
+              locker review sound-signals --progress progress.sqlite
+              printf 'good\\neasy\\n' | locker review sound-signals --progress p.sqlite --today 2026-06-01
+            """)
+
+    @Argument(help: "The deck: its ID or title. All decks when left out.")
+    var deck: String?
+
+    @OptionGroup var options: RuntimeOptions
+
+    @Option(help: "New cards a day.")
+    var newLimit: Int = ReviewQueue.defaultNewLimit
+
+    func validate() throws {
+        guard newLimit >= 0 else { throw ValidationError("--new-limit cannot be negative.") }
+    }
+
+    func run() throws {
+        let bundle = try options.openBundle()
+        let locale = try options.locale(in: bundle)
+        let decks = try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
+        let store = try options.openStore()
+        let queue = try store.queue(for: decks, on: options.day, newLimit: newLimit)
+        var session = ReviewSession(store: store, options: options, queue: queue.cards)
+        if Terminal.inputIsInteractive {
+            try InteractiveReview(session: session, decks: decks, queue: queue).run()
+        } else {
+            try session.runScript()
+        }
+    }
+}
+
+/// The cards of one sitting and what was done to them; shared by both front-ends.
+struct ReviewSession {
+    let store: ProgressStore
+    let options: RuntimeOptions
+    /// Cards still to show, the current one first.
+    var pending: [ReviewCard]
+    /// Reviews saved in this sitting, latest last, with the card they were for.
+    var done: [(card: ReviewCard, event: ReviewEvent)] = []
+
+    init(store: ProgressStore, options: RuntimeOptions, queue: [ReviewCard]) {
+        self.store = store
+        self.options = options
+        self.pending = queue
+    }
+
+    var current: ReviewCard? { pending.first }
+    var total: Int { pending.count + done.count }
+
+    mutating func grade(_ grade: Grade) throws -> ReviewEvent? {
+        guard let card = pending.first else { return nil }
+        let event = try store.review(card, grade: grade, at: options.now, boundary: options.boundary)
+        pending.removeFirst()
+        done.append((card, event))
+        return event
+    }
+
+    /// Undoes the last review of this sitting and puts its card back in front.
+    mutating func undo() throws -> ReviewEvent? {
+        guard let last = done.last,
+            let undo = try store.undoReview(last.event.id, at: options.now, boundary: options.boundary)
+        else { return nil }
+        done.removeLast()
+        pending.insert(last.card, at: 0)
+        return undo
+    }
+
+    /// One answer per line of standard input, one JSON line per saved review.
+    mutating func runScript() throws {
+        var lineNumber = 0
+        while current != nil, let line = readLine() {
+            lineNumber += 1
+            let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
+            if answer.isEmpty { continue }
+            if answer == "q" || answer == "quit" { break }
+            if answer == "u" || answer == "undo" {
+                if let event = try undo() {
+                    try JSONLines.write(ScriptLine(undo: event))
+                } else {
+                    printError("locker: stdin:\(lineNumber): nothing to undo")
+                }
+                continue
+            }
+            guard let grade = Self.grade(answer) else {
+                printError(
+                    "locker: stdin:\(lineNumber): '\(line)' is not a grade: again, hard, good, easy, 1–4, u (undo) or q (quit)")
+                throw ExitCode(1)
+            }
+            if let event = try self.grade(grade) { try JSONLines.write(ScriptLine(review: event)) }
+        }
+    }
+
+    /// A grade by name or by its key (1 again … 4 easy).
+    static func grade(_ answer: String) -> Grade? {
+        if let key = Int(answer), (1...4).contains(key) { return Grade(rawValue: key - 1) }
+        return Grade(name: answer)
+    }
+}
+
+/// One line of `locker review`'s scripted output.
+struct ScriptLine: Encodable {
+    var card: String
+    var deck: String
+    var grade: String
+    var ease: Int
+    var interval: Int
+    var due: String?
+    var event: String
+    var undo: Bool?
+
+    init(review event: ReviewEvent) {
+        card = event.cardID
+        deck = event.deckID
+        grade = event.grade.name
+        ease = event.next.ease
+        interval = event.next.interval
+        due = event.next.due?.description
+        self.event = event.id.uuidString.lowercased()
+    }
+
+    /// The state the card went back to, and `"undo": true`.
+    init(undo event: ReviewEvent) {
+        self.init(review: event)
+        undo = true
+    }
+}
