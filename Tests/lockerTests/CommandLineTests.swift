@@ -22,7 +22,10 @@ struct LockerRun {
     }
 
     @discardableResult
-    init(_ arguments: [String], in folder: URL, environment: [String: String] = ["SOURCE_DATE_EPOCH": "0"]) throws {
+    init(
+        _ arguments: [String], in folder: URL, environment: [String: String] = ["SOURCE_DATE_EPOCH": "0"],
+        stdin: String? = nil
+    ) throws {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -32,7 +35,17 @@ struct LockerRun {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            // From another thread, so a large input cannot block while the output fills up.
+            let writer = input.fileHandleForWriting
+            Thread.detachNewThread {
+                writer.write(Data(stdin.utf8))
+                try? writer.close()
+            }
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,0 +1,254 @@
+import Foundation
+import LockerKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `locker review`, `stats`, `charter` and `checklist`, run as the built binary on a bundle it built.
+@Suite struct RuntimeCommandTests {
+    static let vault: [String: String] = [
+        "Flags.md": "---\ntype: deck\nid: flags\n---\n\nAlpha::Diver down ^alpha\nBravo::Dangerous cargo ^bravo\nCharlie::Yes ^charlie\n",
+        "CheckIn.md": """
+            ---
+            type: checklist
+            id: check-in
+            ---
+            ## Deck
+            ### Ropes
+            - [ ] Sheets ^sheets
+            - [ ] Halyards ^halyards
+            ## Engine
+            - [ ] Oil level ^oil
+
+            """,
+    ]
+
+    /// A workspace with the vault built into `build/`.
+    static func built(_ files: [String: String] = vault) throws -> Workspace {
+        let workspace = try Workspace(files)
+        let build = try LockerRun(["build", "vault", "--out", "build"], in: workspace.root)
+        #expect(build.status == 0, "\(build.stderr)")
+        return workspace
+    }
+
+    static func lines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func scriptedReviewPrintsOneLinePerSavedCardAndFollowsTheSchedule() throws {
+        let workspace = try Self.built()
+        defer { workspace.remove() }
+        let common = ["--bundle", "build/bundles/v1", "--progress", "progress.sqlite"]
+        let first = try LockerRun(
+            ["review", "flags"] + common + ["--today", "2026-06-01"], in: workspace.root,
+            stdin: "good\n4\n\nagain\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let day1 = try Self.lines(first.stdout)
+        #expect(day1.map { $0["card"] as? String } == ["alpha", "bravo", "charlie"])
+        #expect(day1.map { $0["grade"] as? String } == ["good", "easy", "again"])
+        #expect(day1.map { $0["ease"] as? Int } == [2500, 2600, 2180])
+        #expect(day1.map { $0["interval"] as? Int } == [1, 1, 1])
+        #expect(day1.map { $0["due"] as? String } == ["2026-06-02", "2026-06-02", "2026-06-02"])
+        #expect(day1.allSatisfy { ($0["event"] as? String).flatMap(UUID.init(uuidString:)) != nil })
+
+        // Nothing is due the same day: no new cards are left and the reviewed ones wait a day.
+        let again = try LockerRun(["review", "flags"] + common + ["--today", "2026-06-01"], in: workspace.root, stdin: "good\n")
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)")
+
+        // The next day all three are due; a second success gives 6 days; undo puts the card back.
+        let second = try LockerRun(
+            ["review"] + common + ["--today", "2026-06-02"], in: workspace.root, stdin: "good\nu\neasy\nq\ngood\n")
+        #expect(second.status == 0, "\(second.stderr)")
+        let day2 = try Self.lines(second.stdout)
+        #expect(day2.map { $0["card"] as? String } == ["alpha", "alpha", "alpha"])
+        #expect(day2.map { $0["undo"] as? Bool } == [nil, true, nil])
+        #expect(day2.map { $0["interval"] as? Int } == [6, 1, 6])
+        #expect(day2.last?["ease"] as? Int == 2600)
+        #expect(day2.last?["due"] as? String == "2026-06-08")
+
+        let stats = try LockerRun(["stats", "--format", "json"] + common + ["--today", "2026-06-02"], in: workspace.root)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        let total = try #require(report["total"] as? [String: Any])
+        #expect(total["due"] as? Int == 2)
+        #expect(total["learning"] as? Int == 3)
+        #expect(total["new"] as? Int == 0)
+        #expect(total["total"] as? Int == 3)
+
+        let store = try ProgressStore(path: workspace.root.appendingPathComponent("progress.sqlite").path)
+        #expect(try store.reviewEvents().count == 6)
+        #expect(try store.integrityCheck() == ["ok"])
+    }
+
+    @Test func aLineThatIsNotAGradeStopsWithItsLineNumber() throws {
+        let workspace = try Self.built()
+        defer { workspace.remove() }
+        let run = try LockerRun(
+            ["review", "--progress", "p.sqlite", "--today", "2026-06-01"], in: workspace.root, stdin: "good\n\nperfect\ngood\n")
+        #expect(run.status == 1)
+        #expect(try Self.lines(run.stdout).count == 1, "the first review is saved and reported")
+        #expect(run.stderr.contains("stdin:3: 'perfect' is not a grade"), "\(run.stderr)")
+    }
+
+    @Test func aTamperedBundleIsRefusedWithTheFileNamed() throws {
+        let workspace = try Self.built()
+        defer { workspace.remove() }
+        let folder = workspace.root.appendingPathComponent("build/bundles/v1/deck/en")
+        let deckFile = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).first { !$0.hasPrefix("index.") })
+        let url = folder.appendingPathComponent(deckFile)
+        var data = try Data(contentsOf: url)
+        let position = try #require(data.firstRange(of: Data("Diver".utf8))).lowerBound
+        data[position] = UInt8(ascii: "F")
+        try data.write(to: url)
+        let run = try LockerRun(["review", "flags", "--progress", "p.sqlite"], in: workspace.root, stdin: "good\n")
+        #expect(run.status == 3)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("deck/en/\(deckFile)"), "\(run.stderr)")
+        #expect(run.stderr.contains("tampered"), "\(run.stderr)")
+    }
+
+    @Test func chartersAreCreatedValidatedListedAndArchived() throws {
+        let workspace = try Workspace([:])
+        defer { workspace.remove() }
+        let db = ["--progress", "p.sqlite", "--today", "2026-06-03"]
+        let bad = try LockerRun(["charter", "create", " ", "--start", "2026-06-05", "--end", "2026-06-01"] + db, in: workspace.root)
+        #expect(bad.status == 1)
+        #expect(
+            bad.stderr == """
+                locker: <name>: a name is required
+                locker: --end: the end date 2026-06-01 is before the start date 2026-06-05
+
+                """)
+        let noStart = try LockerRun(["charter", "create", "Split"] + db, in: workspace.root)
+        #expect(noStart.status == 1)
+        #expect(noStart.stderr == "locker: --start: a start date is required\n")
+
+        let created = try LockerRun(
+            ["charter", "create", "Split, June", "--start", "2026-06-01", "--end", "2026-06-08", "--yacht", "Lara", "--format", "json"] + db,
+            in: workspace.root)
+        #expect(created.status == 0, "\(created.stderr)")
+        let charter = try #require(try Self.lines(created.stdout).first)
+        #expect(charter["name"] as? String == "Split, June")
+        #expect(charter["active"] as? Bool == true)
+        _ = try LockerRun(["charter", "create", "Later", "--start", "2026-07-01"] + db, in: workspace.root)
+
+        let list = try LockerRun(["charter", "list"] + db, in: workspace.root)
+        let rows = list.stdout.split(separator: "\n")
+        #expect(rows.count == 3)
+        #expect(rows.first?.hasPrefix("* ") == true && rows.first?.hasSuffix("Split, June  (Lara)") == true, "\(list.stdout)")
+
+        let archived = try LockerRun(["charter", "archive", "split, june"] + db, in: workspace.root)
+        #expect(archived.status == 0, "\(archived.stderr)")
+        let after = try LockerRun(["charter", "list", "--format", "json"] + db, in: workspace.root)
+        #expect(try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]]).map { $0["name"] as? String } == ["Later"])
+        let unknown = try LockerRun(["charter", "show", "Nowhere"] + db, in: workspace.root)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no charter 'Nowhere'"))
+    }
+
+    @Test func checklistCommandsAreSavedAndExportedAsAReport() throws {
+        let workspace = try Self.built()
+        defer { workspace.remove() }
+        let db = ["--progress", "p.sqlite", "--today", "2026-06-03"]
+        _ = try LockerRun(["charter", "create", "Split", "--start", "2026-06-01", "--end", "2026-06-08", "--yacht", "Lara"] + db, in: workspace.root)
+        let run = try LockerRun(
+            ["checklist", "check-in"] + db + ["--export", "report.md"], in: workspace.root,
+            stdin: "check sheets\nna oil\nnote halyards Chafed at the mast head\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try Self.lines(run.stdout)
+        #expect(lines.map { $0["item"] as? String } == ["sheets", "oil", "halyards"])
+        #expect(lines.map { $0["done"] as? Int } == [1, 2, 2])
+        #expect(lines.last?["note"] as? String == "Chafed at the mast head")
+        let report = String(decoding: try workspace.read("report.md"), as: UTF8.self)
+        #expect(report.hasPrefix("# CheckIn — Split\n") || report.contains("— Split\n"))
+        #expect(report.contains("| Yacht | Lara |"))
+        #expect(report.contains("## Open items (1)\n\n- [ ] Deck › Ropes › Halyards\n  Note: Chafed at the mast head"), "\(report)")
+        #expect(report.contains("- [-] Oil level — not applicable"))
+
+        let wrong = try LockerRun(["checklist", "check-in"] + db, in: workspace.root, stdin: "check nothing\n")
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("stdin:1: no item 'nothing' in check-in"))
+    }
+
+    @Test func aChecklistChangeIsReportedAndStatesFollowItemIDs() throws {
+        let workspace = try Self.built()
+        defer { workspace.remove() }
+        let db = ["--progress", "p.sqlite", "--today", "2026-06-03"]
+        _ = try LockerRun(["charter", "create", "Split", "--start", "2026-06-03"] + db, in: workspace.root)
+        _ = try LockerRun(["checklist", "check-in"] + db, in: workspace.root, stdin: "check oil\ncheck sheets\n")
+        var files = Self.vault
+        files["CheckIn.md"] = "---\ntype: checklist\nid: check-in\n---\n## Deck\n### Ropes\n- [ ] Sheets ^sheets\n- [ ] Winch handles ^winch\n"
+        let edited = try Workspace(files)
+        defer { edited.remove() }
+        let rebuilt = try LockerRun(["build", "vault", "--out", workspace.root.appendingPathComponent("build").path], in: edited.root)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        let run = try LockerRun(["checklist", "check-in"] + db + ["--export", "-"], in: workspace.root, stdin: "")
+        #expect(
+            run.stderr.hasPrefix(
+                "locker: the checklist changed since this run was last opened: 1 new item, unchecked (winch); 2 items removed (halyards, oil); the state of oil is kept but no longer counted."),
+            "\(run.stderr)")
+        #expect(run.stdout.contains("- [x] Sheets"))
+        #expect(run.stdout.contains("- [ ] Winch handles"))
+        #expect(run.stdout.contains("1 of 2 done"))
+        #expect(run.stdout.contains("- [x] `oil`"), "removed items with a state close the report")
+    }
+
+    /// Kills `locker review` with SIGKILL while it writes, three times, and checks that every review
+    /// it reported as saved is in the log and that the database is sound.
+    @Test func everyAcknowledgedReviewSurvivesAKill() throws {
+        var files = Self.vault
+        files["Big.md"] =
+            "---\ntype: deck\nid: big\n---\n\n" + (1...1500).map { "Question \($0)::Answer \($0) ^q\($0)" }.joined(separator: "\n") + "\n"
+        let workspace = try Self.built(files)
+        defer { workspace.remove() }
+        let database = workspace.root.appendingPathComponent("p.sqlite").path
+        var acknowledged: [String] = []
+        for (round, stopAfter) in [37, 120, 211].enumerated() {
+            let process = Process()
+            process.executableURL = LockerRun.binary
+            process.arguments = [
+                "review", "big", "--progress", database, "--today", "2026-06-0\(round + 1)", "--new-limit", "100000",
+            ]
+            process.currentDirectoryURL = workspace.root
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // More grades than it will read before the kill; stdin stays open so it never ends by itself.
+            input.fileHandleForWriting.write(Data(String(repeating: "good\n", count: 1000).utf8))
+            var buffer = Data()
+            var lines: [String] = []
+            while lines.count < stopAfter {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "round \(round): killed, not finished")
+            #expect(lines.count >= stopAfter, "round \(round)")
+            for line in lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                acknowledged.append(try #require(object["event"] as? String))
+            }
+        }
+        let store = try ProgressStore(path: database)
+        #expect(try store.integrityCheck() == ["ok"])
+        let stored = Set(try store.reviewEvents().map { $0.id.uuidString.lowercased() })
+        let missing = acknowledged.filter { !stored.contains($0) }
+        #expect(missing.isEmpty, "\(missing.count) of \(acknowledged.count) acknowledged reviews lost")
+        #expect(acknowledged.count >= 37 + 120 + 211)
+    }
+}
