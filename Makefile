@@ -9,7 +9,7 @@ TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-v
 TOOLS := .build/tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps packages tools build check bench clean record
+.PHONY: run test deps test-deps packages tools build check bench bench-runtime clean record
 
 run: build
 	.build/debug/locker build content --out build
@@ -31,6 +31,12 @@ record: deps test-deps tools
 bench: deps
 	$(SWIFT) build -c release
 	python3 Benchmarks/run.py
+
+# The runtime: open and verify a bundle of 10,000 cards, the day's queue, one saved review.
+bench-runtime: deps
+	$(SWIFT) build -c release --product locker
+	$(SWIFT) build -c release --product locker-runtime-bench
+	python3 Benchmarks/run_runtime.py
 
 deps:
 	@$(MAKE) --no-print-directory packages PACKAGES="$(BUILD_PACKAGES)"

@@ -63,6 +63,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `make bench-runtime`: times the runtime on a bundle of 10,000 cards (not a test).
+        .executableTarget(
+            name: "locker-runtime-bench",
+            dependencies: ["LockerKit"],
+            path: "Benchmarks/Runtime",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LockerCoreTests",
             dependencies: ["LockerCore", "LockerKit", "LockerTemplates"],

@@ -39,13 +39,13 @@ final class Terminal {
             bytes[Int(VMIN)] = 1
             bytes[Int(VTIME)] = 0
         }
-        if tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) == 0 { raw = true }
+        if tcsetattr(STDIN_FILENO, TCSADRAIN, &settings) == 0 { raw = true }
     }
 
     /// Back to the mode the terminal was in.
     func leaveRawMode() {
         guard raw else { return }
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &saved)
         raw = false
     }
 

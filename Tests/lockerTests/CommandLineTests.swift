@@ -24,10 +24,10 @@ struct LockerRun {
     @discardableResult
     init(
         _ arguments: [String], in folder: URL, environment: [String: String] = ["SOURCE_DATE_EPOCH": "0"],
-        stdin: String? = nil
+        stdin: String? = nil, executable: String? = nil
     ) throws {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? Self.binary
         process.arguments = arguments
         process.currentDirectoryURL = folder
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -251,4 +251,40 @@ import Testing
         #expect(missing.isEmpty, "\(missing.count) of \(acknowledged.count) acknowledged reviews lost")
         #expect(acknowledged.count >= 37 + 120 + 211)
     }
+
+    #if os(Linux)
+        /// Runs `locker` on a pseudo-terminal through util-linux `script`, typing `keys`.
+        static func onTerminal(_ arguments: [String], keys: String, in folder: URL) throws -> LockerRun {
+            let command = ([LockerRun.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            return try LockerRun(["-qfec", command, "/dev/null"], in: folder, stdin: keys, executable: "/usr/bin/script")
+        }
+
+        /// The "done when" of the runtime: review a deck and tick a check-in on a terminal.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+        func aPersonCanReviewAndTickAChecklistOnATerminal() throws {
+            let workspace = try Self.built()
+            defer { workspace.remove() }
+            let db = ["--progress", "p.sqlite", "--today", "2026-06-01"]
+            // Enter shows the answer, 3 is good; Enter, 4 easy; u undoes it; Enter, 1 again; q quits.
+            let review = try Self.onTerminal(["review", "flags"] + db, keys: "\r3\r4u\r1q", in: workspace.root)
+            #expect(review.status == 0, "\(review.stdout)")
+            #expect(review.stdout.contains("Flags · 1 of 3"))
+            #expect(review.stdout.contains("Diver down"))
+            #expect(review.stdout.contains("Reviewed 2 of 3 cards: again 1, hard 0, good 1, easy 0."), "\(review.stdout)")
+            let store = try ProgressStore(path: workspace.root.appendingPathComponent("p.sqlite").path)
+            #expect(try store.reviewEvents().map(\.kind) == [.review, .review, .undo, .review])
+
+            _ = try LockerRun(["charter", "create", "Split", "--start", "2026-06-01"] + db, in: workspace.root)
+            // x checks Sheets, n marks Halyards not applicable, e adds a note to Oil level, q quits.
+            let tick = try Self.onTerminal(["checklist", "check-in"] + db, keys: "xneLow, topped up\rq", in: workspace.root)
+            #expect(tick.status == 0, "\(tick.stdout)")
+            #expect(tick.stdout.contains("2 of 3 done (1 checked, 1 not applicable), 1 open. Saved."), "\(tick.stdout)")
+            let charter = try #require(try store.charters().first)
+            let records = try store.itemRecords(charterID: charter.id, checklistID: "check-in")
+            #expect(records["sheets"]?.state == .checked)
+            #expect(records["halyards"]?.state == .notApplicable)
+            #expect(records["oil"]?.state == .unchecked)
+            #expect(records["oil"]?.note == "Low, topped up")
+        }
+    #endif
 }

@@ -48,6 +48,16 @@ public final class ProgressStore: Sendable {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
+    /// SQLite's journal mode and synchronous level as the store's connections run: `wal` and
+    /// 2 (`FULL`), so a committed change survives a crash or a power cut.
+    public func durability() throws(ProgressStoreError) -> (journalMode: String, synchronous: Int) {
+        try read { db in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+            let level = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+            return (mode, level)
+        }
+    }
+
     // MARK: - Schema
 
     static var migrator: DatabaseMigrator {
