@@ -79,6 +79,7 @@ let package = Package(
         .testTarget(
             name: "LockerKitTests",
             dependencies: ["LockerKit"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -66,10 +66,11 @@ struct ProgressContext {
 
     var boundary: DayBoundary { DayBoundary(timeZone: .current, startHour: dayStartsAt) }
 
-    /// The time events are stamped with: now, or noon of `--today`.
+    /// The time events are stamped with: now, or noon of `--today` (a minute after the day starts
+    /// when it starts after noon), so the same script gives the same records.
     var now: Date {
         guard let today else { return Date() }
-        return boundary.start(of: today).addingTimeInterval(Double(12 - dayStartsAt) * 3600)
+        return boundary.start(of: today).addingTimeInterval(Double(max(60, (12 - dayStartsAt) * 3600)))
     }
 
     /// The day it is: `--today`, else today's date with the day's start hour.

@@ -99,7 +99,9 @@ public struct CharterDraft: Sendable, Hashable, Codable {
             (.yachtName, yachtName, Self.maximumFieldLength), (.charterCompany, charterCompany, Self.maximumFieldLength),
             (.notes, notes, Self.maximumNotesLength),
         ]
-        for (field, value, limit) in limited where (value?.count ?? 0) > limit {
+        // Measured as saved: trimmed.
+        for (field, value, limit) in limited
+        where (value?.trimmingCharacters(in: .whitespacesAndNewlines).count ?? 0) > limit {
             problems.append(.init(field: field, message: "longer than \(limit) characters"))
         }
         return problems

@@ -5,6 +5,7 @@
 /// - A success (good, easy) adds a repetition; the interval is 1 day after the first, 6 after the
 ///   second, then `ceil(previous interval × new ease / 1000)`.
 /// - A failure (again, hard) resets repetitions to 0 and the interval to 1 day.
+/// - Intervals stop growing at ``maximumInterval`` (100 years).
 /// - The card is next due `interval` days after the day of the review.
 public enum Scheduler {
     /// A new card's ease: 2.5.
@@ -13,6 +14,9 @@ public enum Scheduler {
     public static let minimumEase = 1300
     /// The interval, in days, from which a card counts as mastered.
     public static let masteredInterval = 21
+    /// The longest interval: 100 years (as Anki caps it), so dates stay in range however often a
+    /// card is answered early.
+    public static let maximumInterval = 36_500
 
     /// The change of ease a grade makes, in thousandths.
     public static func easeChange(for grade: Grade) -> Int {
@@ -32,8 +36,8 @@ public enum Scheduler {
             default:
                 // ceil(previous × ease / 1000) without floating point; a card that lapsed has
                 // interval 1, so the 3rd success after a lapse still grows from it.
-                let product = max(1, state.interval) * next.ease
-                next.interval = (product + 999) / 1000
+                let product = min(max(1, state.interval), maximumInterval) * next.ease
+                next.interval = min(maximumInterval, (product + 999) / 1000)
             }
         } else {
             if state.repetitions > 0 { next.lapses = state.lapses + 1 }

@@ -123,12 +123,22 @@ public struct ChecklistReport: Sendable {
         [section.title, subsection.title].compactMap { $0 }.map { escape($0) }.joined(separator: " › ")
     }
 
-    /// Escapes what Markdown would read as markup in text written by people.
+    /// Escapes what Markdown would read as markup in text written by people: inline markup
+    /// anywhere, and a list marker (`- `, `+ `, `1. `) at the start.
     static func escape(_ text: String, inTable: Bool = false) -> String {
         var out = ""
+        var text = Substring(text)
+        if text.hasPrefix("- ") || text.hasPrefix("+ ") {
+            out = "\\"
+        } else if let end = text.firstIndex(where: { !$0.isASCII || !$0.isNumber }), end != text.startIndex,
+            text[end] == "." || text[end] == ")"
+        {
+            out = String(text[..<end]) + "\\"
+            text = text[end...]
+        }
         for character in text {
             switch character {
-            case "\\", "*", "_", "[", "]", "<", ">", "`", "#": out += "\\\(character)"
+            case "\\", "*", "_", "[", "]", "<", ">", "`", "#", "~": out += "\\\(character)"
             case "|" where inTable: out += "\\|"
             case "\n" where inTable: out += " "
             default: out.append(character)

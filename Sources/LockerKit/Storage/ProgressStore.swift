@@ -140,6 +140,8 @@ public final class ProgressStore: Sendable {
                     );
                     CREATE TRIGGER checklist_event_no_update BEFORE UPDATE ON checklist_event
                         BEGIN SELECT RAISE(ABORT, 'checklist_event is append-only'); END;
+                    CREATE TRIGGER checklist_event_no_delete BEFORE DELETE ON checklist_event
+                        BEGIN SELECT RAISE(ABORT, 'checklist_event is append-only'); END;
                     """)
         }
         return migrator
