@@ -73,8 +73,9 @@ struct CharterCommand: ParsableCommand {
             let options = store.runtime
             var draft = CharterDraft(name: name, startDate: nil)
             fields.apply(to: &draft)
-            let charter = try checked { try options.openStore().createCharter(draft, at: options.now) }
-            try CharterCommand.print(charter, format: format, day: options.day, verb: "Created")
+            let database = try options.openStore()
+            let charter = try checked { try database.createCharter(draft, at: options.now) }
+            try CharterCommand.print(charter, in: database, format: format, day: options.day, verb: "Created")
         }
     }
 
@@ -85,6 +86,8 @@ struct CharterCommand: ParsableCommand {
         var charter: String
         @Option(help: "A new name.")
         var name: String?
+        @Flag(help: "Remove the end date (the charter then covers its start day).")
+        var noEnd = false
         @OptionGroup var fields: Fields
         @OptionGroup var store: StoreOptions
         @Option(help: "text or json.")
@@ -97,8 +100,9 @@ struct CharterCommand: ParsableCommand {
             var draft = stored.draft
             if let name { draft.name = name }
             fields.apply(to: &draft)
+            if noEnd { draft.endDate = nil }
             let updated = try checked { try database.updateCharter(id: stored.id, with: draft) }
-            try CharterCommand.print(updated, format: format, day: options.day, verb: "Updated")
+            try CharterCommand.print(updated, in: database, format: format, day: options.day, verb: "Updated")
         }
     }
 
@@ -147,9 +151,12 @@ struct CharterCommand: ParsableCommand {
         func run() throws {
             let database = try options.openStore()
             let found = try CharterCommand.find(charter, in: database, options: options.context)
-            // Progress needs the checklists; without a bundle the charter is still shown.
+            // Progress needs the checklists; without a bundle the charter is still shown, but a
+            // bundle that fails verification is an error.
             var runs: [(Checklist, ChecklistProgress)] = []
-            if let bundle = try? options.openBundle() {
+            let hasBundle = FileManager.default.fileExists(atPath: URL(fileURLWithPath: options.bundle).appendingPathComponent("manifest.json").path)
+            if hasBundle {
+                let bundle = try options.openBundle()
                 let locale = try options.locale(in: bundle)
                 for checklist in try bundle.checklists(locale: locale) where checklist.checklistType.isCharterScoped {
                     let records = try database.itemRecords(charterID: found.id, checklistID: checklist.id)
@@ -157,13 +164,14 @@ struct CharterCommand: ParsableCommand {
                     runs.append((checklist, run.progress))
                 }
             }
+            let active = try database.activeCharter(on: options.day)?.id == found.id
             switch format {
             case .json:
-                var json = CharterJSON(found, active: try database.activeCharter(on: options.day)?.id == found.id)
+                var json = CharterJSON(found, active: active)
                 json.checklists = runs.map { .init(id: $0.0.id, title: $0.0.title, progress: $0.1) }
                 try JSONLines.write(json)
             case .text:
-                var out = CharterCommand.describe(found, day: options.day)
+                var out = CharterCommand.describe(found, active: active)
                 if !runs.isEmpty { out += "Checklists:\n" }
                 for (checklist, progress) in runs {
                     out += "  \(checklist.id): \(progress.done)/\(progress.total) (\(progress.percent)%)  \(checklist.title)\n"
@@ -201,14 +209,15 @@ struct CharterCommand: ParsableCommand {
         return active
     }
 
-    static func print(_ charter: Charter, format: OutputFormat, day: LocalDay, verb: String) throws {
+    static func print(_ charter: Charter, in store: ProgressStore, format: OutputFormat, day: LocalDay, verb: String) throws {
+        let active = try store.activeCharter(on: day)?.id == charter.id
         switch format {
-        case .json: try JSONLines.write(CharterJSON(charter, active: charter.includes(day) && !charter.isArchived))
-        case .text: FileHandle.standardOutput.write(Data("\(verb) charter:\n\(describe(charter, day: day))".utf8))
+        case .json: try JSONLines.write(CharterJSON(charter, active: active))
+        case .text: FileHandle.standardOutput.write(Data("\(verb) charter:\n\(describe(charter, active: active))".utf8))
         }
     }
 
-    static func describe(_ charter: Charter, day: LocalDay) -> String {
+    static func describe(_ charter: Charter, active: Bool) -> String {
         var lines = [
             "  Name:     \(charter.name)",
             "  ID:       \(charter.id.uuidString.lowercased())",
@@ -218,7 +227,7 @@ struct CharterCommand: ParsableCommand {
         if let company = charter.charterCompany { lines.append("  Company:  \(company)") }
         if let location = charter.location { lines.append("  Location: \(location)") }
         if let notes = charter.notes { lines.append("  Notes:    \(notes)") }
-        if charter.isArchived { lines.append("  Archived") } else if charter.includes(day) { lines.append("  Active today") }
+        if charter.isArchived { lines.append("  Archived") } else if active { lines.append("  Active today") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -22,7 +22,8 @@ struct ChecklistCommand: ParsableCommand {
             reported on standard error.
 
             --export FILE writes the run as a Markdown report (open items and notes first); '-' \
-            writes it to standard output.
+            writes it to standard output. With --export, a terminal session is skipped: piped \
+            commands are applied, then the report is written.
 
             Examples:
               locker checklist check-in --charter 'Split, June'

@@ -90,7 +90,7 @@ struct ReviewSession {
     /// One answer per line of standard input, one JSON line per saved review.
     mutating func runScript() throws {
         var lineNumber = 0
-        while current != nil, let line = readLine() {
+        while current != nil || done.last != nil, let line = readLine() {
             lineNumber += 1
             let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
             if answer.isEmpty { continue }
@@ -103,6 +103,8 @@ struct ReviewSession {
                 }
                 continue
             }
+            // Only an undo can follow the last card.
+            guard current != nil else { break }
             guard let grade = Self.grade(answer) else {
                 printError(
                     "locker: stdin:\(lineNumber): '\(line)' is not a grade: again, hard, good, easy, 1–4, u (undo) or q (quit)")

@@ -177,6 +177,11 @@ enum ReviewFixtures {
         #expect(undo != nil)
         #expect(retry == undo)
         #expect(try store.reviewEvents().count == 2)
+        // An undo's ID replayed as a review is refused, not mistaken for one.
+        #expect(throws: ProgressStoreError.self) {
+            try store.review(card, grade: .easy, at: F.time(F.day0, hour: 15), boundary: F.utc, eventID: undoID)
+        }
+        #expect(try store.reviewEvents().count == 2)
     }
 
     @Test func undoOfAnUnknownReviewOrOfAnUndoIsNil() throws {

@@ -72,6 +72,12 @@ import Testing
         #expect(day2.last?["ease"] as? Int == 2600)
         #expect(day2.last?["due"] as? String == "2026-06-08")
 
+        // After the last card only an undo is read; it takes the last review back.
+        let last = try LockerRun(
+            ["review", "flags", "--progress", "other.sqlite", "--today", "2026-06-01", "--new-limit", "1"], in: workspace.root,
+            stdin: "good\nu\n")
+        #expect(try Self.lines(last.stdout).map { $0["undo"] as? Bool } == [nil, true], "\(last.stdout)")
+
         let stats = try LockerRun(["stats", "--format", "json"] + common + ["--today", "2026-06-02"], in: workspace.root)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         let total = try #require(report["total"] as? [String: Any])

@@ -21,7 +21,7 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No document of this kind and ID in any locale.
     case notFound(kind: ContentKind, id: String)
 
-    /// The file the error is about, relative to the bundle folder (the bundle folder itself for `notFound`).
+    /// The file the error is about, relative to the bundle folder; `nil` for `notFound`.
     public var path: String? {
         switch self {
         case .missingManifest(let path), .unreadableManifest(let path, _), .unsupportedSchema(let path, _),

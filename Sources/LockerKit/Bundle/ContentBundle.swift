@@ -22,14 +22,15 @@ public struct ContentBundle: Sendable {
 
     /// The locale documents are written in when a translation is missing.
     public var defaultLocale: String { manifest.defaultLocale }
-    /// Every locale of the bundle, the default first.
+    /// Every locale of the bundle, in the order of `locker.yml`.
     public var locales: [String] { manifest.locales }
 
     /// Opens and verifies the bundle in `folder`.
     ///
-    /// - Throws: ``BundleError`` naming the first file that is missing, unsafe, of the wrong size
-    ///   or hash, or (for the manifest and documents) not decodable; or a schema major version
-    ///   other than ``BundleSchema/major``.
+    /// - Throws: ``BundleError`` naming the first file that is missing, unsafe, or of the wrong
+    ///   size or hash; a manifest that does not decode or does not match its files; or a schema
+    ///   major version other than ``BundleSchema/major``. Documents are decoded when read, so
+    ///   `undecodable` comes from ``deck(id:locale:)`` and the other readers.
     public init(contentsOf folder: URL) throws(BundleError) {
         url = folder
         let manifestURL = folder.appendingPathComponent("manifest.json")

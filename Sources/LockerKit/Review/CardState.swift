@@ -14,7 +14,7 @@ public struct CardState: Sendable, Hashable, Codable {
     public var introduced: LocalDay?
     /// Every review of the card, successful or not.
     public var reviews: Int
-    /// Failed reviews (`again` or `hard`) after at least one success.
+    /// Lapses: failed reviews (`again` or `hard`) whose previous review was a success.
     public var lapses: Int
 
     public init(

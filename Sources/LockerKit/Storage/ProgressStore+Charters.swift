@@ -64,7 +64,10 @@ extension ProgressStore {
 
     /// Deletes a charter and its checklist runs (the checklist event log keeps its history).
     public func deleteCharter(id: UUID) throws(ProgressStoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM charter WHERE id = ?", arguments: [id.uuidString]) }
+        try write { db in
+            try db.execute(sql: "DELETE FROM charter WHERE id = ?", arguments: [id.uuidString])
+            guard db.changesCount > 0 else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+        }
     }
 
     /// One charter, or `nil`.

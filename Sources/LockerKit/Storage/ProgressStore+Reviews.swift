@@ -40,7 +40,12 @@ extension ProgressStore {
         let time = Self.date(milliseconds: Self.milliseconds(time))  // as stored
         let day = boundary.day(of: time)
         return try write { db in
-            if let existing = try Self.reviewEvent(id: eventID, db) { return existing }
+            if let existing = try Self.reviewEvent(id: eventID, db) {
+                guard existing.kind == .review else {
+                    throw ProgressStoreError.database(reason: "event \(eventID) is an undo, not a review")
+                }
+                return existing
+            }
             let previous = try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [card.key])
                 .map(Self.cardState) ?? .new
             let next = Scheduler.review(previous, grade: grade, on: day)
@@ -66,43 +71,52 @@ extension ProgressStore {
         let day = boundary.day(of: time)
         return try write { db in
             if let existing = try Self.reviewEvent(id: eventID, db) { return existing.kind == .undo ? existing : nil }
-            guard let review = try Self.reviewEvent(id: reviewID, db), review.kind == .review else { return nil }
-            let undone = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM review_event WHERE undoes = ?)", arguments: [reviewID.uuidString])
-            guard undone != true else { return nil }
-            // Only the card's latest standing review can be undone: its state must still be the review's result.
-            let current = try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [review.cardKey])
-                .map(Self.cardState) ?? .new
-            guard current == review.next else { return nil }
-            let event = ReviewEvent(
-                id: eventID, kind: .undo, cardKey: review.cardKey, deckID: review.deckID, cardID: review.cardID,
-                grade: review.grade, time: time, day: day, previous: current, next: review.previous, undoes: review.id)
-            try Self.append(event, db)
-            if review.previous.isNew {
-                try db.execute(sql: "DELETE FROM card WHERE key = ?", arguments: [review.cardKey])
-            } else {
-                try Self.save(review.previous, for: review.cardKey, deckID: review.deckID, cardID: review.cardID, db)
-            }
-            return event
+            return try Self.undo(reviewID, time: time, day: day, eventID: eventID, db)
         }
     }
 
-    /// Undoes the most recent review that still stands (see ``undoReview(_:at:boundary:eventID:)``).
+    /// Undoes the most recent review that still stands (see ``undoReview(_:at:boundary:eventID:)``),
+    /// finding and undoing it in one transaction.
     @discardableResult
     public func undoLastReview(at time: Date, boundary: DayBoundary = DayBoundary(), eventID: UUID = UUID())
         throws(ProgressStoreError) -> ReviewEvent?
     {
-        let last = try read { db in
-            try String.fetchOne(
+        let time = Self.date(milliseconds: Self.milliseconds(time))
+        let day = boundary.day(of: time)
+        return try write { db in
+            if let existing = try Self.reviewEvent(id: eventID, db) { return existing.kind == .undo ? existing : nil }
+            let last = try String.fetchOne(
                 db,
                 sql: """
                     SELECT id FROM review_event r
                     WHERE kind = 'review' AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id)
                     ORDER BY seq DESC LIMIT 1
                     """)
+            guard let last, let id = UUID(uuidString: last) else { return nil }
+            return try Self.undo(id, time: time, day: day, eventID: eventID, db)
         }
-        guard let last, let id = UUID(uuidString: last) else { return nil }
-        return try undoReview(id, at: time, boundary: boundary, eventID: eventID)
+    }
+
+    /// Undoes a review inside a write transaction.
+    private static func undo(_ reviewID: UUID, time: Date, day: LocalDay, eventID: UUID, _ db: Database) throws -> ReviewEvent? {
+        guard let review = try reviewEvent(id: reviewID, db), review.kind == .review else { return nil }
+        let undone = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM review_event WHERE undoes = ?)", arguments: [reviewID.uuidString])
+        guard undone != true else { return nil }
+        // Only the card's latest standing review can be undone: its state must still be the review's result.
+        let current = try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [review.cardKey])
+            .map(cardState) ?? .new
+        guard current == review.next else { return nil }
+        let event = ReviewEvent(
+            id: eventID, kind: .undo, cardKey: review.cardKey, deckID: review.deckID, cardID: review.cardID,
+            grade: review.grade, time: time, day: day, previous: current, next: review.previous, undoes: review.id)
+        try append(event, db)
+        if review.previous.isNew {
+            try db.execute(sql: "DELETE FROM card WHERE key = ?", arguments: [review.cardKey])
+        } else {
+            try save(review.previous, for: review.cardKey, deckID: review.deckID, cardID: review.cardID, db)
+        }
+        return event
     }
 
     /// The review log, oldest first; only the events of one card when `cardKey` is given.
