@@ -9,7 +9,8 @@ import LockerKit
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func time(_ body: () throws -> Void) rethrows -> Double {
@@ -40,12 +41,15 @@ do {
     }
     let cards = ReviewCard.all(in: decks)
     let bytes = bundle.manifest.files.reduce(0) { $0 + $1.size }
-    print("bundle: \(bundle.manifest.files.count) files, \(String(format: "%.1f", Double(bytes) / 1e6)) MB, \(decks.count) decks, \(cards.count) cards; \(runs) runs")
+    print(
+        "bundle: \(bundle.manifest.files.count) files, \(String(format: "%.1f", Double(bytes) / 1e6)) MB, \(decks.count) decks, \(cards.count) cards; \(runs) runs"
+    )
     print("open and verify (size + SHA-256 of every file): median \(milliseconds(median(openTimes)))")
     print("decode every deck: median \(milliseconds(median(decodeTimes)))")
 
     // 2. A progress database in which half the cards have been reviewed on earlier days.
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("locker-runtime-bench-\(UUID().uuidString)")
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "locker-runtime-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: work) }
     let store = try ProgressStore(path: work.appendingPathComponent("progress.sqlite").path)
@@ -60,7 +64,9 @@ do {
             try store.review(card, grade: Grade(rawValue: index % 4) ?? .good, at: day, boundary: boundary)
         }
     }
-    print("seeded \(seeded) reviews, one transaction each: \(milliseconds(seedTime / Double(max(1, seeded)))) per review on average")
+    print(
+        "seeded \(seeded) reviews, one transaction each: \(milliseconds(seedTime / Double(max(1, seeded)))) per review on average"
+    )
 
     // 3. The day's queue: load every state, pick due cards oldest first, then new ones.
     let today = boundary.day(of: firstDay).adding(days: 40)

@@ -39,7 +39,8 @@ struct Build: ParsableCommand {
     var baseURL: String?
 
     func run() throws {
-        if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil {
+        if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil
+        {
             throw ValidationError("--base-url must be an http:// or https:// URL")
         }
         let output = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL

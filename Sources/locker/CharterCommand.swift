@@ -131,8 +131,11 @@ struct CharterCommand: ParsableCommand {
                     out += "\(marker) \(charter.id.uuidString.prefix(8).lowercased())  \(dates)  \(charter.name)"
                     out += extra.isEmpty ? "\n" : "  (\(extra))\n"
                 }
-                if charters.isEmpty { out = "No charters yet. Create one: locker charter create NAME --start YYYY-MM-DD\n" }
-                else { out += "* active today (\(options.day))" + (all ? ", a archived" : "") + "\n" }
+                if charters.isEmpty {
+                    out = "No charters yet. Create one: locker charter create NAME --start YYYY-MM-DD\n"
+                } else {
+                    out += "* active today (\(options.day))" + (all ? ", a archived" : "") + "\n"
+                }
                 FileHandle.standardOutput.write(Data(out.utf8))
             }
         }
@@ -154,7 +157,8 @@ struct CharterCommand: ParsableCommand {
             // Progress needs the checklists; without a bundle the charter is still shown, but a
             // bundle that fails verification is an error.
             var runs: [(Checklist, ChecklistProgress)] = []
-            let hasBundle = FileManager.default.fileExists(atPath: URL(fileURLWithPath: options.bundle).appendingPathComponent("manifest.json").path)
+            let hasBundle = FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: options.bundle).appendingPathComponent("manifest.json").path)
             if hasBundle {
                 let bundle = try options.openBundle()
                 let locale = try options.locale(in: bundle)
@@ -174,7 +178,8 @@ struct CharterCommand: ParsableCommand {
                 var out = CharterCommand.describe(found, active: active)
                 if !runs.isEmpty { out += "Checklists:\n" }
                 for (checklist, progress) in runs {
-                    out += "  \(checklist.id): \(progress.done)/\(progress.total) (\(progress.percent)%)  \(checklist.title)\n"
+                    out +=
+                        "  \(checklist.id): \(progress.done)/\(progress.total) (\(progress.percent)%)  \(checklist.title)\n"
                 }
                 FileHandle.standardOutput.write(Data(out.utf8))
             }
@@ -195,8 +200,14 @@ struct CharterCommand: ParsableCommand {
             let options = store.runtime
             let database = try options.openStore()
             let found = try DocumentLookup.charter(charter, in: database, on: options.day)
-            let changed = undo ? try database.unarchiveCharter(id: found.id) : try database.archiveCharter(id: found.id, at: options.now)
-            FileHandle.standardOutput.write(Data("\(undo ? "Restored" : "Archived") \(changed.name) (\(changed.id.uuidString.prefix(8).lowercased())).\n".utf8))
+            let changed =
+                undo
+                ? try database.unarchiveCharter(id: found.id)
+                : try database.archiveCharter(id: found.id, at: options.now)
+            FileHandle.standardOutput.write(
+                Data(
+                    "\(undo ? "Restored" : "Archived") \(changed.name) (\(changed.id.uuidString.prefix(8).lowercased())).\n"
+                        .utf8))
         }
     }
 
@@ -209,7 +220,9 @@ struct CharterCommand: ParsableCommand {
         return active
     }
 
-    static func print(_ charter: Charter, in store: ProgressStore, format: OutputFormat, day: LocalDay, verb: String) throws {
+    static func print(_ charter: Charter, in store: ProgressStore, format: OutputFormat, day: LocalDay, verb: String)
+        throws
+    {
         let active = try store.activeCharter(on: day)?.id == charter.id
         switch format {
         case .json: try JSONLines.write(CharterJSON(charter, active: active))

@@ -75,12 +75,16 @@ struct ChecklistCommand: ParsableCommand {
     static func describe(_ changes: ChecklistMigration) -> String {
         var parts: [String] = []
         if !changes.added.isEmpty {
-            parts.append("\(changes.added.count) new item\(changes.added.count == 1 ? "" : "s"), unchecked (\(changes.added.joined(separator: ", ")))")
+            parts.append(
+                "\(changes.added.count) new item\(changes.added.count == 1 ? "" : "s"), unchecked (\(changes.added.joined(separator: ", ")))"
+            )
         }
         if !changes.removed.isEmpty {
-            var text = "\(changes.removed.count) item\(changes.removed.count == 1 ? "" : "s") removed (\(changes.removed.joined(separator: ", ")))"
+            var text =
+                "\(changes.removed.count) item\(changes.removed.count == 1 ? "" : "s") removed (\(changes.removed.joined(separator: ", ")))"
             if !changes.removedWithProgress.isEmpty {
-                text += "; the state of \(changes.removedWithProgress.joined(separator: ", ")) is kept but no longer counted"
+                text +=
+                    "; the state of \(changes.removedWithProgress.joined(separator: ", ")) is kept but no longer counted"
             }
             parts.append(text)
         }
@@ -137,7 +141,8 @@ struct ChecklistSession {
             }
             let record = run.record(of: item)
             let progress = run.progress
-            try JSONLines.write(Line(item: item, state: record.state, note: record.note, done: progress.done, total: progress.total))
+            try JSONLines.write(
+                Line(item: item, state: record.state, note: record.note, done: progress.done, total: progress.total))
         }
     }
 }

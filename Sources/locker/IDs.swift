@@ -38,7 +38,8 @@ struct IDs: ParsableCommand {
         var out = ""
         for edit in edits {
             for stamp in edit.stamps {
-                out += "\(prefix)\(stamp.file):\(stamp.position.line):\(stamp.position.column): ^\(stamp.id)  \(stamp.label)\n"
+                out +=
+                    "\(prefix)\(stamp.file):\(stamp.position.line):\(stamp.position.column): ^\(stamp.id)  \(stamp.label)\n"
             }
         }
         let count = edits.reduce(0) { $0 + $1.stamps.count }
@@ -46,7 +47,8 @@ struct IDs: ParsableCommand {
             try IDWriter.apply(edits, vault: options.url)
             out += "Wrote \(count) ID\(count == 1 ? "" : "s") into \(edits.count) note\(edits.count == 1 ? "" : "s").\n"
         } else if count > 0 {
-            out += "\(count) item\(count == 1 ? "" : "s") and card\(count == 1 ? "" : "s") without a written ID; run 'locker ids --write' to write them.\n"
+            out +=
+                "\(count) item\(count == 1 ? "" : "s") and card\(count == 1 ? "" : "s") without a written ID; run 'locker ids --write' to write them.\n"
         } else if refused.isEmpty {
             out += "Every checklist item and card has a written ID.\n"
         }

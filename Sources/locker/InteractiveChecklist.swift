@@ -29,9 +29,13 @@ struct InteractiveChecklist {
             let overall = session.run.progress
             terminal.clear()
             terminal.write(Style.dim("\(session.run.checklist.title) · \(session.run.charter.name)") + "\n")
-            terminal.write(Style.dim("Item \(index + 1) of \(entries.count) · \(overall.done)/\(overall.total) done (\(overall.percent)%)") + "\n\n")
+            terminal.write(
+                Style.dim(
+                    "Item \(index + 1) of \(entries.count) · \(overall.done)/\(overall.total) done (\(overall.percent)%)"
+                ) + "\n\n")
             let sectionProgress = session.run.progress(of: section)
-            terminal.write(Style.bold(section.title) + Style.dim("  \(sectionProgress.done)/\(sectionProgress.total)") + "\n")
+            terminal.write(
+                Style.bold(section.title) + Style.dim("  \(sectionProgress.done)/\(sectionProgress.total)") + "\n")
             if let title = subsection.title {
                 let progress = session.run.progress(of: subsection)
                 terminal.write("  " + title + Style.dim("  \(progress.done)/\(progress.total)") + "\n")
@@ -41,7 +45,10 @@ struct InteractiveChecklist {
             if !guidance.isEmpty { terminal.write(InteractiveReview.indent(InteractiveReview.indent(guidance)) + "\n") }
             if let note = record.note { terminal.write("\n    Note: \(note)\n") }
             terminal.write(
-                "\n" + Style.dim("x/Enter check · n not applicable · o open · e note · ↑↓ j k move · s next section · q quit") + "\n")
+                "\n"
+                    + Style.dim(
+                        "x/Enter check · n not applicable · o open · e note · ↑↓ j k move · s next section · q quit")
+                    + "\n")
             switch terminal.readKey() {
             case .enter, .character("x"), .character(" "):
                 try session.set(item.id, to: .checked)
@@ -52,7 +59,9 @@ struct InteractiveChecklist {
             case .character("o"):
                 try session.set(item.id, to: .unchecked)
             case .character("e"):
-                if let note = terminal.readLine(prompt: "Note (empty to remove): ") { try session.setNote(note, on: item.id) }
+                if let note = terminal.readLine(prompt: "Note (empty to remove): ") {
+                    try session.setNote(note, on: item.id)
+                }
             case .down, .character("j"): index = min(entries.count - 1, index + 1)
             case .up, .character("k"): index = max(0, index - 1)
             case .character("s"):
@@ -63,7 +72,9 @@ struct InteractiveChecklist {
         }
         terminal.leaveRawMode()
         let progress = session.run.progress
-        terminal.write("\n\(progress.done) of \(progress.total) done (\(progress.checked) checked, \(progress.notApplicable) not applicable), \(progress.open) open. Saved.\n")
+        terminal.write(
+            "\n\(progress.done) of \(progress.total) done (\(progress.checked) checked, \(progress.notApplicable) not applicable), \(progress.open) open. Saved.\n"
+        )
     }
 
     static func box(_ state: ItemState) -> String {

@@ -24,7 +24,9 @@ struct InteractiveReview {
             var header = "\(title) · \(position) of \(session.total)"
             if session.store.cardStateIsNew(card) { header += " · " + Style.green("new") }
             terminal.write(Style.dim(header) + "\n\n")
-            terminal.write(Self.indent(card.card.front.plainText.isEmpty ? card.card.frontText : card.card.front.plainText) + "\n\n")
+            terminal.write(
+                Self.indent(card.card.front.plainText.isEmpty ? card.card.frontText : card.card.front.plainText)
+                    + "\n\n")
             if !message.isEmpty { terminal.write(Style.dim(message) + "\n") }
             terminal.write(Style.dim("Enter: show the answer · u: undo · q: quit") + "\n")
             message = ""

@@ -39,7 +39,8 @@ struct Review: ParsableCommand {
     func run() throws {
         let bundle = try options.openBundle()
         let locale = try options.locale(in: bundle)
-        let decks = try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
+        let decks =
+            try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
         let store = try options.openStore()
         let queue = try store.queue(for: decks, on: options.day, newLimit: newLimit)
         var session = ReviewSession(store: store, options: options, queue: queue.cards)
@@ -107,7 +108,8 @@ struct ReviewSession {
             guard current != nil else { break }
             guard let grade = Self.grade(answer) else {
                 printError(
-                    "locker: stdin:\(lineNumber): '\(line)' is not a grade: again, hard, good, easy, 1–4, u (undo) or q (quit)")
+                    "locker: stdin:\(lineNumber): '\(line)' is not a grade: again, hard, good, easy, 1–4, u (undo) or q (quit)"
+                )
                 throw ExitCode(1)
             }
             if let event = try self.grade(grade) { try JSONLines.write(ScriptLine(review: event)) }

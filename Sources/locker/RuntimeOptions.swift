@@ -43,7 +43,8 @@ struct RuntimeOptions: ParsableArguments {
         let url = URL(fileURLWithPath: bundle, isDirectory: true)
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent("manifest.json").path) else {
             throw LockerError.usage(
-                "\(bundle): no manifest.json here. Build the content first ('make run' or 'locker build content'), or pass --bundle.")
+                "\(bundle): no manifest.json here. Build the content first ('make run' or 'locker build content'), or pass --bundle."
+            )
         }
         return try ContentBundle(contentsOf: url)
     }
@@ -83,7 +84,8 @@ struct ProgressContext {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw LockerError.io("\(folder.path): cannot create the folder for the progress database: \(error.localizedDescription)")
+            throw LockerError.io(
+                "\(folder.path): cannot create the folder for the progress database: \(error.localizedDescription)")
         }
         return try ProgressStore(path: path)
     }
@@ -132,7 +134,9 @@ enum DocumentLookup {
     /// latest one when several share it).
     static func charter(_ name: String, in store: ProgressStore, on day: LocalDay) throws -> Charter {
         let charters = try store.charters(includingArchived: true)
-        if let charter = charters.first(where: { $0.id.uuidString.lowercased() == name.lowercased() }) { return charter }
+        if let charter = charters.first(where: { $0.id.uuidString.lowercased() == name.lowercased() }) {
+            return charter
+        }
         let named = charters.filter { $0.name.lowercased() == name.lowercased() }
         if named.count == 1, let charter = named.first { return charter }
         if named.count > 1 {
@@ -140,7 +144,8 @@ enum DocumentLookup {
             let live = named.filter { !$0.isArchived }
             if live.count == 1, let charter = live.first { return charter }
             throw LockerError.usage(
-                "\(named.count) charters are named '\(name)': use the ID (\(named.map { String($0.id.uuidString.prefix(8)).lowercased() }.joined(separator: ", "))).")
+                "\(named.count) charters are named '\(name)': use the ID (\(named.map { String($0.id.uuidString.prefix(8)).lowercased() }.joined(separator: ", ")))."
+            )
         }
         if name.count >= 4 {
             let prefixed = charters.filter { $0.id.uuidString.lowercased().hasPrefix(name.lowercased()) }

@@ -23,7 +23,8 @@ struct Stats: ParsableCommand {
     func run() throws {
         let bundle = try options.openBundle()
         let locale = try options.locale(in: bundle)
-        let decks = try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
+        let decks =
+            try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
         let store = try options.openStore()
         let (perDeck, total) = try store.stats(for: decks, on: options.day)
         switch format {
@@ -37,13 +38,18 @@ struct Stats: ParsableCommand {
         case .text:
             let rows = perDeck.map { ($0.title ?? $0.deckID ?? "", $0) } + [("Total", total)]
             let width = max(4, rows.map(\.0.count).max() ?? 0)
-            func pad(_ text: String, _ count: Int) -> String { text + String(repeating: " ", count: max(0, count - text.count)) }
+            func pad(_ text: String, _ count: Int) -> String {
+                text + String(repeating: " ", count: max(0, count - text.count))
+            }
             func right(_ text: String) -> String { String(repeating: " ", count: max(0, 9 - text.count)) + text }
             func number(_ value: Int) -> String { right(String(value)) }
-            var out = pad("Deck", width) + "  " + ["Due", "New", "Learning", "Mastered", "Total"].map(right).joined() + "\n"
+            var out =
+                pad("Deck", width) + "  " + ["Due", "New", "Learning", "Mastered", "Total"].map(right).joined() + "\n"
             for (offset, (title, stats)) in rows.enumerated() {
                 if offset == rows.count - 1 { out += String(repeating: "─", count: width + 2 + 45) + "\n" }
-                out += pad(title, width) + "  " + [stats.due, stats.new, stats.learning, stats.mastered, stats.total].map(number).joined() + "\n"
+                out +=
+                    pad(title, width) + "  "
+                    + [stats.due, stats.new, stats.learning, stats.mastered, stats.total].map(number).joined() + "\n"
             }
             out += "Day: \(options.day) (starts at \(options.dayStartsAt):00). Progress: \(options.progressPath)\n"
             FileHandle.standardOutput.write(Data(out.utf8))

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// The terminal, for the interactive front-ends: whether standard input is one, single keys
 /// without Enter, and lines. The one place the executable talks to C.

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct CanonicalJSONTests {
     @Test func ordersKeysByUTF8Bytes() {
-        let value = JSONValue.object(["b": .int(1), "B": .int(2), "é": .int(3), "a": .int(4), "aa": .int(5), "_": .int(6)])
+        let value = JSONValue.object([
+            "b": .int(1), "B": .int(2), "é": .int(3), "a": .int(4), "aa": .int(5), "_": .int(6),
+        ])
         let text = String(decoding: CanonicalJSON.data(for: value), as: UTF8.self)
         #expect(text == "{\n  \"B\": 2,\n  \"_\": 6,\n  \"a\": 4,\n  \"aa\": 5,\n  \"b\": 1,\n  \"é\": 3\n}\n")
     }
@@ -24,17 +26,28 @@ import Testing
     @Test func encodesSchemaValuesAndDecodesThemBack() throws {
         let guide = Guide(
             id: "anchoring", uuid: ContentIdentity.uuid(kind: .guide, id: "anchoring").uuidString.lowercased(),
-            locale: "ru", title: "Якорь", subtitle: nil, category: "mooring", type: "document", tags: ["a"], aliases: [],
+            locale: "ru", title: "Якорь", subtitle: nil, category: "mooring", type: "document", tags: ["a"],
+            aliases: [],
             order: 2, source: "anchoring.ru.md", extra: ["created": .string("November 16"), "n": .int(3)],
             blocks: [
-                Block(.paragraph([.text("x"), .link(.url("https://example.org/a/b"), [.bold([.text("y")])]), .lineBreak])),
-                Block(.list(.init(style: .task, items: [.init(checked: true, blocks: [], blockID: "k")])), blockID: "list"),
-                Block(.callout(.init(calloutType: "warning", title: [.highlight([.text("t")])], fold: .closed, blocks: []))),
-                Block(.table(.init(align: [.left, .none], header: [[.text("h")], []], rows: [[[.code("c")], [.tag("t")]]]))),
+                Block(
+                    .paragraph([.text("x"), .link(.url("https://example.org/a/b"), [.bold([.text("y")])]), .lineBreak])),
+                Block(
+                    .list(.init(style: .task, items: [.init(checked: true, blocks: [], blockID: "k")])), blockID: "list"
+                ),
+                Block(
+                    .callout(
+                        .init(calloutType: "warning", title: [.highlight([.text("t")])], fold: .closed, blocks: []))),
+                Block(
+                    .table(
+                        .init(align: [.left, .none], header: [[.text("h")], []], rows: [[[.code("c")], [.tag("t")]]]))),
                 Block(.code(language: nil, text: "a\nb")), Block(.rule),
                 Block(.image(.init(src: "assets/x.png", alt: "", width: 3))),
             ],
-            sections: [Section(anchor: "s", level: 2, title: "S", titleSpans: [.italic([.text("S")])], blocks: [], sections: [])])
+            sections: [
+                Section(
+                    anchor: "s", level: 2, title: "S", titleSpans: [.italic([.text("S")])], blocks: [], sections: [])
+            ])
         let data = try CanonicalJSON.encode(guide)
         #expect(String(decoding: data, as: UTF8.self).contains("https://example.org/a/b"), "slashes are not escaped")
         #expect(try JSONDecoder().decode(Guide.self, from: data) == guide)
@@ -46,7 +59,9 @@ import Testing
     @Test func derivesRFC4122Version5UUIDs() {
         // The RFC 4122 DNS namespace and a well-known vector (Python's uuid.uuid5).
         let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8") ?? UUID()
-        #expect(ContentIdentity.uuidV5(namespace: dns, name: "python.org").uuidString.lowercased() == "886313e1-3b8a-5372-9b90-0c9aee199e5d")
+        #expect(
+            ContentIdentity.uuidV5(namespace: dns, name: "python.org").uuidString.lowercased()
+                == "886313e1-3b8a-5372-9b90-0c9aee199e5d")
     }
 
     @Test func namespaceIsTheUUIDOfContentLocker() {
@@ -57,7 +72,9 @@ import Testing
     @Test func sameKindAndIDGiveTheSameUUID() {
         #expect(ContentIdentity.uuid(kind: .guide, id: "a") == ContentIdentity.uuid(kind: .guide, id: "a"))
         #expect(ContentIdentity.uuid(kind: .guide, id: "a") != ContentIdentity.uuid(kind: .guide, id: "b"))
-        #expect(ContentIdentity.uuid(kind: .guide, id: "a") != ContentIdentity.uuid(kind: ContentKind(rawValue: "deck"), id: "a"))
+        #expect(
+            ContentIdentity.uuid(kind: .guide, id: "a")
+                != ContentIdentity.uuid(kind: ContentKind(rawValue: "deck"), id: "a"))
     }
 
     @Test func decodesUnknownBlockAndSpanTypesWithoutFailing() throws {
@@ -71,6 +88,8 @@ import Testing
     /// Apps and other tools compute these too: the values must never change.
     @Test func namespaceAndADocumentUUIDKeepTheirPublishedValues() {
         #expect(ContentIdentity.namespace.uuidString.lowercased() == "486d1760-afaf-5698-9544-04b484c2cbce")
-        #expect(ContentIdentity.uuid(kind: .guide, id: "anchoring").uuidString.lowercased() == "66f6f032-5930-57ea-bdd2-54de8fd0a29c")
+        #expect(
+            ContentIdentity.uuid(kind: .guide, id: "anchoring").uuidString.lowercased()
+                == "66f6f032-5930-57ea-bdd2-54de8fd0a29c")
     }
 }

@@ -308,6 +308,8 @@ import Testing
         try store.deleteCharter(id: charter.id)
         #expect(try store.charter(id: charter.id) == nil)
         #expect(try store.charters(includingArchived: true).isEmpty)
-        #expect(throws: ProgressStoreError.noCharter(id: charter.id.uuidString)) { try store.deleteCharter(id: charter.id) }
+        #expect(throws: ProgressStoreError.noCharter(id: charter.id.uuidString)) {
+            try store.deleteCharter(id: charter.id)
+        }
     }
 }

@@ -64,7 +64,8 @@ struct Workspace {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (path, text) in files {
             let url = root.appendingPathComponent("vault").appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
     }
@@ -94,7 +95,9 @@ struct Workspace {
                 "vault/guides/c.md:1:1: error: embeds form a cycle: guides/c.md → guides/b.md → guides/c.md [embed.cycle]",
                 "3 notes checked: 3 errors, 1 warning.",
             ])
-        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("build").path), "check writes nothing")
+        #expect(
+            !FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("build").path),
+            "check writes nothing")
     }
 
     @Test func checkPassesWithWarningsAndFailsThemUnderStrict() throws {
@@ -134,7 +137,11 @@ struct Workspace {
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 4)
         #expect(lines.allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") })
-        #expect(lines.contains { $0.hasPrefix("::warning file=vault/guides/a.md,line=6,col=5,title=link.broken::no note named 'nowhere'%0A") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "::warning file=vault/guides/a.md,line=6,col=5,title=link.broken::no note named 'nowhere'%0A")
+            })
     }
 
     @Test func buildWritesBundlesAndIsByteIdenticalTwice() throws {
@@ -183,7 +190,9 @@ struct Workspace {
 
     @Test func idsListsThenWritesThenHasNothingLeft() throws {
         let original = "---\ntype: checklist\n---\n## Deck\n\n- [ ] Winches\n  Grease them.\n- [ ] Ropes ^ropes\n"
-        let workspace = try Workspace(["check-in.md": original, "broken.md": "---\ntype: checklist\n---\n## A\n- [ ]\n- Real item\n"])
+        let workspace = try Workspace([
+            "check-in.md": original, "broken.md": "---\ntype: checklist\n---\n## A\n- [ ]\n- Real item\n",
+        ])
         defer { workspace.remove() }
         let list = try LockerRun(["ids", "vault"], in: workspace.root)
         #expect(list.status == 1, "broken.md has errors, so it is left alone: \(list.stderr)")

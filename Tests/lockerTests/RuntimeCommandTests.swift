@@ -11,20 +11,21 @@ import Testing
 /// `locker review`, `stats`, `charter` and `checklist`, run as the built binary on a bundle it built.
 @Suite struct RuntimeCommandTests {
     static let vault: [String: String] = [
-        "Flags.md": "---\ntype: deck\nid: flags\n---\n\nAlpha::Diver down ^alpha\nBravo::Dangerous cargo ^bravo\nCharlie::Yes ^charlie\n",
+        "Flags.md":
+            "---\ntype: deck\nid: flags\n---\n\nAlpha::Diver down ^alpha\nBravo::Dangerous cargo ^bravo\nCharlie::Yes ^charlie\n",
         "CheckIn.md": """
-            ---
-            type: checklist
-            id: check-in
-            ---
-            ## Deck
-            ### Ropes
-            - [ ] Sheets ^sheets
-            - [ ] Halyards ^halyards
-            ## Engine
-            - [ ] Oil level ^oil
+        ---
+        type: checklist
+        id: check-in
+        ---
+        ## Deck
+        ### Ropes
+        - [ ] Sheets ^sheets
+        - [ ] Halyards ^halyards
+        ## Engine
+        - [ ] Oil level ^oil
 
-            """,
+        """,
     ]
 
     /// A workspace with the vault built into `build/`.
@@ -58,7 +59,8 @@ import Testing
         #expect(day1.allSatisfy { ($0["event"] as? String).flatMap(UUID.init(uuidString:)) != nil })
 
         // Nothing is due the same day: no new cards are left and the reviewed ones wait a day.
-        let again = try LockerRun(["review", "flags"] + common + ["--today", "2026-06-01"], in: workspace.root, stdin: "good\n")
+        let again = try LockerRun(
+            ["review", "flags"] + common + ["--today", "2026-06-01"], in: workspace.root, stdin: "good\n")
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)")
 
         // The next day all three are due; a second success gives 6 days; undo puts the card back.
@@ -74,11 +76,13 @@ import Testing
 
         // After the last card only an undo is read; it takes the last review back.
         let last = try LockerRun(
-            ["review", "flags", "--progress", "other.sqlite", "--today", "2026-06-01", "--new-limit", "1"], in: workspace.root,
+            ["review", "flags", "--progress", "other.sqlite", "--today", "2026-06-01", "--new-limit", "1"],
+            in: workspace.root,
             stdin: "good\nu\n")
         #expect(try Self.lines(last.stdout).map { $0["undo"] as? Bool } == [nil, true], "\(last.stdout)")
 
-        let stats = try LockerRun(["stats", "--format", "json"] + common + ["--today", "2026-06-02"], in: workspace.root)
+        let stats = try LockerRun(
+            ["stats", "--format", "json"] + common + ["--today", "2026-06-02"], in: workspace.root)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         let total = try #require(report["total"] as? [String: Any])
         #expect(total["due"] as? Int == 2)
@@ -95,7 +99,8 @@ import Testing
         let workspace = try Self.built()
         defer { workspace.remove() }
         let run = try LockerRun(
-            ["review", "--progress", "p.sqlite", "--today", "2026-06-01"], in: workspace.root, stdin: "good\n\nperfect\ngood\n")
+            ["review", "--progress", "p.sqlite", "--today", "2026-06-01"], in: workspace.root,
+            stdin: "good\n\nperfect\ngood\n")
         #expect(run.status == 1)
         #expect(try Self.lines(run.stdout).count == 1, "the first review is saved and reported")
         #expect(run.stderr.contains("stdin:3: 'perfect' is not a grade"), "\(run.stderr)")
@@ -123,7 +128,8 @@ import Testing
         let workspace = try Workspace([:])
         defer { workspace.remove() }
         let db = ["--progress", "p.sqlite", "--today", "2026-06-03"]
-        let bad = try LockerRun(["charter", "create", " ", "--start", "2026-06-05", "--end", "2026-06-01"] + db, in: workspace.root)
+        let bad = try LockerRun(
+            ["charter", "create", " ", "--start", "2026-06-05", "--end", "2026-06-01"] + db, in: workspace.root)
         #expect(bad.status == 1)
         #expect(
             bad.stderr == """
@@ -136,7 +142,10 @@ import Testing
         #expect(noStart.stderr == "locker: --start: a start date is required\n")
 
         let created = try LockerRun(
-            ["charter", "create", "Split, June", "--start", "2026-06-01", "--end", "2026-06-08", "--yacht", "Lara", "--format", "json"] + db,
+            [
+                "charter", "create", "Split, June", "--start", "2026-06-01", "--end", "2026-06-08", "--yacht", "Lara",
+                "--format", "json",
+            ] + db,
             in: workspace.root)
         #expect(created.status == 0, "\(created.stderr)")
         let charter = try #require(try Self.lines(created.stdout).first)
@@ -147,12 +156,17 @@ import Testing
         let list = try LockerRun(["charter", "list"] + db, in: workspace.root)
         let rows = list.stdout.split(separator: "\n")
         #expect(rows.count == 3)
-        #expect(rows.first?.hasPrefix("* ") == true && rows.first?.hasSuffix("Split, June  (Lara)") == true, "\(list.stdout)")
+        #expect(
+            rows.first?.hasPrefix("* ") == true && rows.first?.hasSuffix("Split, June  (Lara)") == true,
+            "\(list.stdout)")
 
         let archived = try LockerRun(["charter", "archive", "split, june"] + db, in: workspace.root)
         #expect(archived.status == 0, "\(archived.stderr)")
         let after = try LockerRun(["charter", "list", "--format", "json"] + db, in: workspace.root)
-        #expect(try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]]).map { $0["name"] as? String } == ["Later"])
+        #expect(
+            try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]]).map {
+                $0["name"] as? String
+            } == ["Later"])
         let unknown = try LockerRun(["charter", "show", "Nowhere"] + db, in: workspace.root)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("no charter 'Nowhere'"))
@@ -162,7 +176,9 @@ import Testing
         let workspace = try Self.built()
         defer { workspace.remove() }
         let db = ["--progress", "p.sqlite", "--today", "2026-06-03"]
-        _ = try LockerRun(["charter", "create", "Split", "--start", "2026-06-01", "--end", "2026-06-08", "--yacht", "Lara"] + db, in: workspace.root)
+        _ = try LockerRun(
+            ["charter", "create", "Split", "--start", "2026-06-01", "--end", "2026-06-08", "--yacht", "Lara"] + db,
+            in: workspace.root)
         let run = try LockerRun(
             ["checklist", "check-in"] + db + ["--export", "report.md"], in: workspace.root,
             stdin: "check sheets\nna oil\nnote halyards Chafed at the mast head\n")
@@ -174,7 +190,9 @@ import Testing
         let report = String(decoding: try workspace.read("report.md"), as: UTF8.self)
         #expect(report.hasPrefix("# CheckIn — Split\n") || report.contains("— Split\n"))
         #expect(report.contains("| Yacht | Lara |"))
-        #expect(report.contains("## Open items (1)\n\n- [ ] Deck › Ropes › Halyards\n  Note: Chafed at the mast head"), "\(report)")
+        #expect(
+            report.contains("## Open items (1)\n\n- [ ] Deck › Ropes › Halyards\n  Note: Chafed at the mast head"),
+            "\(report)")
         #expect(report.contains("- [-] Oil level — not applicable"))
 
         let wrong = try LockerRun(["checklist", "check-in"] + db, in: workspace.root, stdin: "check nothing\n")
@@ -189,15 +207,18 @@ import Testing
         _ = try LockerRun(["charter", "create", "Split", "--start", "2026-06-03"] + db, in: workspace.root)
         _ = try LockerRun(["checklist", "check-in"] + db, in: workspace.root, stdin: "check oil\ncheck sheets\n")
         var files = Self.vault
-        files["CheckIn.md"] = "---\ntype: checklist\nid: check-in\n---\n## Deck\n### Ropes\n- [ ] Sheets ^sheets\n- [ ] Winch handles ^winch\n"
+        files["CheckIn.md"] =
+            "---\ntype: checklist\nid: check-in\n---\n## Deck\n### Ropes\n- [ ] Sheets ^sheets\n- [ ] Winch handles ^winch\n"
         let edited = try Workspace(files)
         defer { edited.remove() }
-        let rebuilt = try LockerRun(["build", "vault", "--out", workspace.root.appendingPathComponent("build").path], in: edited.root)
+        let rebuilt = try LockerRun(
+            ["build", "vault", "--out", workspace.root.appendingPathComponent("build").path], in: edited.root)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         let run = try LockerRun(["checklist", "check-in"] + db + ["--export", "-"], in: workspace.root, stdin: "")
         #expect(
             run.stderr.hasPrefix(
-                "locker: the checklist changed since this run was last opened: 1 new item, unchecked (winch); 2 items removed (halyards, oil); the state of oil is kept but no longer counted."),
+                "locker: the checklist changed since this run was last opened: 1 new item, unchecked (winch); 2 items removed (halyards, oil); the state of oil is kept but no longer counted."
+            ),
             "\(run.stderr)")
         #expect(run.stdout.contains("- [x] Sheets"))
         #expect(run.stdout.contains("- [ ] Winch handles"))
@@ -210,7 +231,8 @@ import Testing
     @Test func everyAcknowledgedReviewSurvivesAKill() throws {
         var files = Self.vault
         files["Big.md"] =
-            "---\ntype: deck\nid: big\n---\n\n" + (1...1500).map { "Question \($0)::Answer \($0) ^q\($0)" }.joined(separator: "\n") + "\n"
+            "---\ntype: deck\nid: big\n---\n\n"
+            + (1...1500).map { "Question \($0)::Answer \($0) ^q\($0)" }.joined(separator: "\n") + "\n"
         let workspace = try Self.built(files)
         defer { workspace.remove() }
         let database = workspace.root.appendingPathComponent("p.sqlite").path
@@ -262,7 +284,8 @@ import Testing
         /// Runs `locker` on a pseudo-terminal through util-linux `script`, typing `keys`.
         static func onTerminal(_ arguments: [String], keys: String, in folder: URL) throws -> LockerRun {
             let command = ([LockerRun.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            return try LockerRun(["-qfec", command, "/dev/null"], in: folder, stdin: keys, executable: "/usr/bin/script")
+            return try LockerRun(
+                ["-qfec", command, "/dev/null"], in: folder, stdin: keys, executable: "/usr/bin/script")
         }
 
         /// The "done when" of the runtime: review a deck and tick a check-in on a terminal.
@@ -276,13 +299,15 @@ import Testing
             #expect(review.status == 0, "\(review.stdout)")
             #expect(review.stdout.contains("Flags · 1 of 3"))
             #expect(review.stdout.contains("Diver down"))
-            #expect(review.stdout.contains("Reviewed 2 of 3 cards: again 1, hard 0, good 1, easy 0."), "\(review.stdout)")
+            #expect(
+                review.stdout.contains("Reviewed 2 of 3 cards: again 1, hard 0, good 1, easy 0."), "\(review.stdout)")
             let store = try ProgressStore(path: workspace.root.appendingPathComponent("p.sqlite").path)
             #expect(try store.reviewEvents().map(\.kind) == [.review, .review, .undo, .review])
 
             _ = try LockerRun(["charter", "create", "Split", "--start", "2026-06-01"] + db, in: workspace.root)
             // x checks Sheets, n marks Halyards not applicable, e adds a note to Oil level, q quits.
-            let tick = try Self.onTerminal(["checklist", "check-in"] + db, keys: "xneLow, topped up\rq", in: workspace.root)
+            let tick = try Self.onTerminal(
+                ["checklist", "check-in"] + db, keys: "xneLow, topped up\rq", in: workspace.root)
             #expect(tick.status == 0, "\(tick.stdout)")
             #expect(tick.stdout.contains("2 of 3 done (1 checked, 1 not applicable), 1 open. Saved."), "\(tick.stdout)")
             let charter = try #require(try store.charters().first)

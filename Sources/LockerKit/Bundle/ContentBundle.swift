@@ -108,8 +108,9 @@ public struct ContentBundle: Sendable {
     /// `nil` when the bundle has no index of that kind.
     public func index(of kind: ContentKind, locale: String) throws(BundleError) -> ContentIndex? {
         let indexes = manifest.files.filter { $0.kind == "index" && $0.lists == kind.rawValue }
-        guard let file = indexes.first(where: { $0.locale == locale })
-            ?? indexes.first(where: { $0.locale == defaultLocale }) ?? indexes.first
+        guard
+            let file = indexes.first(where: { $0.locale == locale })
+                ?? indexes.first(where: { $0.locale == defaultLocale }) ?? indexes.first
         else { return nil }
         return try decode(ContentIndex.self, at: file.path)
     }
@@ -189,7 +190,9 @@ public struct ContentBundle: Sendable {
     /// A relative path that stays inside the bundle folder.
     static func isSafe(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
-        return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0.isEmpty || $0 == "." }
+        return !path.split(separator: "/", omittingEmptySubsequences: false).contains {
+            $0 == ".." || $0.isEmpty || $0 == "."
+        }
     }
 
     private static func reason(_ error: any Error) -> String {

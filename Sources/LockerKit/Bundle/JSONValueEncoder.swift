@@ -128,7 +128,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         try encodeValue(value, into: append(), codingPath: codingPath)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         TreeEncoder(node: append(), codingPath: codingPath).container(keyedBy: keyType)
     }
 

@@ -96,7 +96,8 @@ public struct CharterDraft: Sendable, Hashable, Codable {
         }
         let limited: [(CharterValidationError.Field, String?, Int)] = [
             (.name, name, Self.maximumFieldLength), (.location, location, Self.maximumFieldLength),
-            (.yachtName, yachtName, Self.maximumFieldLength), (.charterCompany, charterCompany, Self.maximumFieldLength),
+            (.yachtName, yachtName, Self.maximumFieldLength),
+            (.charterCompany, charterCompany, Self.maximumFieldLength),
             (.notes, notes, Self.maximumNotesLength),
         ]
         // Measured as saved: trimmed.
@@ -110,7 +111,8 @@ public struct CharterDraft: Sendable, Hashable, Codable {
     /// The charter this draft describes, or the problems that keep it from being one.
     ///
     /// Text fields are trimmed; empty optional fields become `nil`.
-    public func validated(id: UUID, createdAt: Date, archivedAt: Date? = nil) throws(CharterValidationErrors) -> Charter {
+    public func validated(id: UUID, createdAt: Date, archivedAt: Date? = nil) throws(CharterValidationErrors) -> Charter
+    {
         let problems = problems
         guard problems.isEmpty, let startDate else { throw CharterValidationErrors(problems: problems) }
         func clean(_ text: String?) -> String? {

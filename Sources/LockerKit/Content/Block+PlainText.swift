@@ -33,7 +33,8 @@ extension Block {
         case .code(_, let text):
             return Self.prefix(text, "    ")
         case .table(let table):
-            return ([table.header] + table.rows).map { $0.map(\.plainText).joined(separator: " | ") }.joined(separator: "\n")
+            return ([table.header] + table.rows).map { $0.map(\.plainText).joined(separator: " | ") }.joined(
+                separator: "\n")
         case .image(let image):
             return image.alt.isEmpty ? "" : "[\(image.alt)]"
         case .embed(let embed):

@@ -17,7 +17,10 @@ public struct ReviewStats: Sendable, Hashable, Codable {
     /// Cards in the deck now; cards removed from the content keep their progress but are not counted.
     public var total: Int
 
-    public init(deckID: String?, title: String?, due: Int = 0, new: Int = 0, learning: Int = 0, mastered: Int = 0, total: Int = 0) {
+    public init(
+        deckID: String?, title: String?, due: Int = 0, new: Int = 0, learning: Int = 0, mastered: Int = 0,
+        total: Int = 0
+    ) {
         self.deckID = deckID
         self.title = title
         self.due = due
@@ -42,8 +45,12 @@ public struct ReviewStats: Sendable, Hashable, Codable {
     }
 
     /// Stats for each deck and the total over them.
-    public static func of(decks: [Deck], states: [String: CardState], day: LocalDay) -> (decks: [ReviewStats], total: ReviewStats) {
-        let perDeck = decks.map { ReviewStats(deckID: $0.id, title: $0.title, cards: $0.cards, states: states, day: day) }
+    public static func of(decks: [Deck], states: [String: CardState], day: LocalDay) -> (
+        decks: [ReviewStats], total: ReviewStats
+    ) {
+        let perDeck = decks.map {
+            ReviewStats(deckID: $0.id, title: $0.title, cards: $0.cards, states: states, day: day)
+        }
         var total = ReviewStats(deckID: nil, title: nil)
         for stats in perDeck {
             total.due += stats.due

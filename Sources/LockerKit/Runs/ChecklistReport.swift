@@ -101,7 +101,9 @@ public struct ChecklistReport: Sendable {
         if record.state.isDone, let changedAt = record.changedAt { line += " — \(format(changedAt))" }
         var lines = [line]
         if let note = record.note {
-            let noteLines = note.split(separator: "\n", omittingEmptySubsequences: false).map { Self.escape(String($0)) }
+            let noteLines = note.split(separator: "\n", omittingEmptySubsequences: false).map {
+                Self.escape(String($0))
+            }
             lines.append("  \(strings.note): \(noteLines.joined(separator: "  \n  "))")
         }
         return lines

@@ -23,7 +23,9 @@ extension ProgressStore {
         let problems = draft.problems
         guard problems.isEmpty else { throw CharterValidationErrors(problems: problems) }
         return try write { db in
-            guard let stored = try Self.charter(id: id, db) else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+            guard let stored = try Self.charter(id: id, db) else {
+                throw ProgressStoreError.noCharter(id: id.uuidString)
+            }
             let charter = try draft.validated(id: id, createdAt: stored.createdAt, archivedAt: stored.archivedAt)
             try db.execute(
                 sql: """
@@ -47,7 +49,9 @@ extension ProgressStore {
             try db.execute(
                 sql: "UPDATE charter SET archived_ms = ? WHERE id = ? AND archived_ms IS NULL",
                 arguments: [Self.milliseconds(time), id.uuidString])
-            guard let charter = try Self.charter(id: id, db) else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+            guard let charter = try Self.charter(id: id, db) else {
+                throw ProgressStoreError.noCharter(id: id.uuidString)
+            }
             return charter
         }
     }
@@ -57,7 +61,9 @@ extension ProgressStore {
     public func unarchiveCharter(id: UUID) throws(ProgressStoreError) -> Charter {
         try write { db in
             try db.execute(sql: "UPDATE charter SET archived_ms = NULL WHERE id = ?", arguments: [id.uuidString])
-            guard let charter = try Self.charter(id: id, db) else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+            guard let charter = try Self.charter(id: id, db) else {
+                throw ProgressStoreError.noCharter(id: id.uuidString)
+            }
             return charter
         }
     }

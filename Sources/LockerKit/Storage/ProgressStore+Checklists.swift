@@ -92,15 +92,18 @@ extension ProgressStore {
             let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklistID]
             let stored = try Self.records(charterID: charterID, checklistID: checklistID, db)
             if try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_event WHERE id = ?)", arguments: [eventID.uuidString]) == true
+                db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_event WHERE id = ?)", arguments: [eventID.uuidString])
+                == true
             {
                 return stored[itemID] ?? .untouched
             }
-            guard try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_run WHERE charter_id = ? AND checklist_id = ?)",
-                arguments: StatementArguments(key)) == true
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_run WHERE charter_id = ? AND checklist_id = ?)",
+                    arguments: StatementArguments(key)) == true
             else {
-                throw ProgressStoreError.database(reason: "no run of checklist \(checklistID) for charter \(charterID); open it first")
+                throw ProgressStoreError.database(
+                    reason: "no run of checklist \(checklistID) for charter \(charterID); open it first")
             }
             var record = stored[itemID] ?? .untouched
             body(&record, time)
@@ -135,7 +138,8 @@ extension ProgressStore {
                 throw ProgressStoreError.corrupt(reason: "checklist_item.state is \(stateText)")
             }
             records[try row.decode(String.self, forColumn: "item_id")] = ItemRecord(
-                state: state, changedAt: try row.decode(Int64?.self, forColumn: "changed_ms").map { date(milliseconds: $0) },
+                state: state,
+                changedAt: try row.decode(Int64?.self, forColumn: "changed_ms").map { date(milliseconds: $0) },
                 note: try row.decode(String?.self, forColumn: "note"))
         }
         return records

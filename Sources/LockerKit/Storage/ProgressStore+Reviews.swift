@@ -46,7 +46,8 @@ extension ProgressStore {
                 }
                 return existing
             }
-            let previous = try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [card.key])
+            let previous =
+                try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [card.key])
                 .map(Self.cardState) ?? .new
             let next = Scheduler.review(previous, grade: grade, on: day)
             let event = ReviewEvent(
@@ -64,7 +65,9 @@ extension ProgressStore {
     ///
     /// Replaying with the same `eventID` changes nothing and returns the stored undo.
     @discardableResult
-    public func undoReview(_ reviewID: UUID, at time: Date, boundary: DayBoundary = DayBoundary(), eventID: UUID = UUID())
+    public func undoReview(
+        _ reviewID: UUID, at time: Date, boundary: DayBoundary = DayBoundary(), eventID: UUID = UUID()
+    )
         throws(ProgressStoreError) -> ReviewEvent?
     {
         let time = Self.date(milliseconds: Self.milliseconds(time))
@@ -98,13 +101,16 @@ extension ProgressStore {
     }
 
     /// Undoes a review inside a write transaction.
-    private static func undo(_ reviewID: UUID, time: Date, day: LocalDay, eventID: UUID, _ db: Database) throws -> ReviewEvent? {
+    private static func undo(_ reviewID: UUID, time: Date, day: LocalDay, eventID: UUID, _ db: Database) throws
+        -> ReviewEvent?
+    {
         guard let review = try reviewEvent(id: reviewID, db), review.kind == .review else { return nil }
         let undone = try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM review_event WHERE undoes = ?)", arguments: [reviewID.uuidString])
         guard undone != true else { return nil }
         // Only the card's latest standing review can be undone: its state must still be the review's result.
-        let current = try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [review.cardKey])
+        let current =
+            try Row.fetchOne(db, sql: "SELECT * FROM card WHERE key = ?", arguments: [review.cardKey])
             .map(cardState) ?? .new
         guard current == review.next else { return nil }
         let event = ReviewEvent(
@@ -124,7 +130,8 @@ extension ProgressStore {
         try read { db in
             let rows =
                 if let cardKey {
-                    try Row.fetchAll(db, sql: "SELECT * FROM review_event WHERE card_key = ? ORDER BY seq", arguments: [cardKey])
+                    try Row.fetchAll(
+                        db, sql: "SELECT * FROM review_event WHERE card_key = ? ORDER BY seq", arguments: [cardKey])
                 } else {
                     try Row.fetchAll(db, sql: "SELECT * FROM review_event ORDER BY seq")
                 }
@@ -140,7 +147,9 @@ extension ProgressStore {
     }
 
     /// Stats of each of `decks` on `day`, and their total.
-    public func stats(for decks: [Deck], on day: LocalDay) throws(ProgressStoreError) -> (decks: [ReviewStats], total: ReviewStats) {
+    public func stats(for decks: [Deck], on day: LocalDay) throws(ProgressStoreError) -> (
+        decks: [ReviewStats], total: ReviewStats
+    ) {
         ReviewStats.of(decks: decks, states: try cardStates(), day: day)
     }
 
@@ -188,7 +197,8 @@ extension ProgressStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                event.id.uuidString, event.kind.rawValue, event.cardKey, event.deckID, event.cardID, event.grade.rawValue,
+                event.id.uuidString, event.kind.rawValue, event.cardKey, event.deckID, event.cardID,
+                event.grade.rawValue,
                 milliseconds(event.time), event.day.description,
                 String(decoding: try stateEncoder.encode(event.previous), as: UTF8.self),
                 String(decoding: try stateEncoder.encode(event.next), as: UTF8.self), event.undoes?.uuidString,
@@ -196,14 +206,17 @@ extension ProgressStore {
     }
 
     static func reviewEvent(id: UUID, _ db: Database) throws -> ReviewEvent? {
-        try Row.fetchOne(db, sql: "SELECT * FROM review_event WHERE id = ?", arguments: [id.uuidString]).map(reviewEvent)
+        try Row.fetchOne(db, sql: "SELECT * FROM review_event WHERE id = ?", arguments: [id.uuidString]).map(
+            reviewEvent)
     }
 
     static func reviewEvent(_ row: Row) throws -> ReviewEvent {
         let decoder = JSONDecoder()
         func uuid(_ column: String) throws -> UUID? {
             guard let text = try row.decode(String?.self, forColumn: column) else { return nil }
-            guard let uuid = UUID(uuidString: text) else { throw ProgressStoreError.corrupt(reason: "\(column) is not a UUID: \(text)") }
+            guard let uuid = UUID(uuidString: text) else {
+                throw ProgressStoreError.corrupt(reason: "\(column) is not a UUID: \(text)")
+            }
             return uuid
         }
         func state(_ column: String) throws -> CardState {
@@ -217,12 +230,14 @@ extension ProgressStore {
         let kindText = try row.decode(String.self, forColumn: "kind")
         let gradeValue = try row.decode(Int.self, forColumn: "grade")
         let dayText = try row.decode(String.self, forColumn: "day")
-        guard let id = try uuid("id"), let kind = ReviewEvent.Kind(rawValue: kindText), let grade = Grade(rawValue: gradeValue),
+        guard let id = try uuid("id"), let kind = ReviewEvent.Kind(rawValue: kindText),
+            let grade = Grade(rawValue: gradeValue),
             let day = LocalDay(dayText)
         else { throw ProgressStoreError.corrupt(reason: "a review_event row is not valid") }
         return ReviewEvent(
             id: id, kind: kind, cardKey: try row.decode(String.self, forColumn: "card_key"),
-            deckID: try row.decode(String.self, forColumn: "deck_id"), cardID: try row.decode(String.self, forColumn: "card_id"),
+            deckID: try row.decode(String.self, forColumn: "deck_id"),
+            cardID: try row.decode(String.self, forColumn: "card_id"),
             grade: grade, time: date(milliseconds: try row.decode(Int64.self, forColumn: "time_ms")), day: day,
             previous: try state("previous"), next: try state("next"), undoes: try uuid("undoes"))
     }

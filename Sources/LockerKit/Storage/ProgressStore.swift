@@ -182,7 +182,9 @@ public final class ProgressStore: Sendable {
 
     static func day(_ text: String?, _ what: String) throws -> LocalDay? {
         guard let text else { return nil }
-        guard let day = LocalDay(text) else { throw ProgressStoreError.corrupt(reason: "\(what) is not a day: \(text)") }
+        guard let day = LocalDay(text) else {
+            throw ProgressStoreError.corrupt(reason: "\(what) is not a day: \(text)")
+        }
         return day
     }
 }
