@@ -42,21 +42,6 @@ struct CharterCommand: ParsableCommand {
         }
     }
 
-    /// The options of the charter subcommands that do not read a bundle.
-    struct StoreOptions: ParsableArguments {
-        @Option(
-            help: ArgumentHelp(
-                "The progress database (SQLite).",
-                discussion: "Default: $LOCKER_PROGRESS, else $XDG_DATA_HOME/locker/progress.sqlite."),
-            completion: .file())
-        var progress: String?
-
-        @Option(help: "Act as if today were this day (YYYY-MM-DD).")
-        var today: LocalDay?
-
-        var runtime: ProgressContext { ProgressContext(progress: progress, today: today) }
-    }
-
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a charter.",
@@ -65,12 +50,11 @@ struct CharterCommand: ParsableCommand {
         @Argument(help: "The charter's name.")
         var name: String
         @OptionGroup var fields: Fields
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var options: ProgressOptions
         @Option(help: "text or json.")
         var format: OutputFormat = .text
 
         func run() throws {
-            let options = store.runtime
             var draft = CharterDraft(name: name, startDate: nil)
             fields.apply(to: &draft)
             let database = try options.openStore()
@@ -89,12 +73,11 @@ struct CharterCommand: ParsableCommand {
         @Flag(help: "Remove the end date (the charter then covers its start day).")
         var noEnd = false
         @OptionGroup var fields: Fields
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var options: ProgressOptions
         @Option(help: "text or json.")
         var format: OutputFormat = .text
 
         func run() throws {
-            let options = store.runtime
             let database = try options.openStore()
             let stored = try DocumentLookup.charter(charter, in: database, on: options.day)
             var draft = stored.draft
@@ -111,12 +94,11 @@ struct CharterCommand: ParsableCommand {
 
         @Flag(help: "Include archived charters.")
         var all = false
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var options: ProgressOptions
         @Option(help: "text or json.")
         var format: OutputFormat = .text
 
         func run() throws {
-            let options = store.runtime
             let charters = try options.openStore().charters(includingArchived: all)
             let active = Charter.active(among: charters, on: options.day)
             switch format {
@@ -153,13 +135,11 @@ struct CharterCommand: ParsableCommand {
 
         func run() throws {
             let database = try options.openStore()
-            let found = try CharterCommand.find(charter, in: database, options: options.context)
+            let found = try CharterCommand.find(charter, in: database, options: options.progress)
             // Progress needs the checklists; without a bundle the charter is still shown, but a
             // bundle that fails verification is an error.
             var runs: [(Checklist, ChecklistProgress)] = []
-            let hasBundle = FileManager.default.fileExists(
-                atPath: URL(fileURLWithPath: options.bundle).appendingPathComponent("manifest.json").path)
-            if hasBundle {
+            if options.hasBundle {
                 let bundle = try options.openBundle()
                 let locale = try options.locale(in: bundle)
                 for checklist in try bundle.checklists(locale: locale) where checklist.checklistType.isCharterScoped {
@@ -194,10 +174,9 @@ struct CharterCommand: ParsableCommand {
         var charter: String
         @Flag(help: "Bring an archived charter back instead.")
         var undo = false
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var options: ProgressOptions
 
         func run() throws {
-            let options = store.runtime
             let database = try options.openStore()
             let found = try DocumentLookup.charter(charter, in: database, on: options.day)
             let changed =
@@ -212,7 +191,7 @@ struct CharterCommand: ParsableCommand {
     }
 
     /// A charter by name, or the active one.
-    static func find(_ name: String?, in store: ProgressStore, options: ProgressContext) throws -> Charter {
+    static func find(_ name: String?, in store: ProgressStore, options: ProgressOptions) throws -> Charter {
         if let name { return try DocumentLookup.charter(name, in: store, on: options.day) }
         guard let active = try store.activeCharter(on: options.day) else {
             throw LockerError.usage("no charter is active on \(options.day): name one (see 'locker charter list').")

@@ -47,7 +47,7 @@ struct ChecklistCommand: ParsableCommand {
         let locale = try options.locale(in: bundle)
         let checklist = try DocumentLookup.checklist(self.checklist, in: bundle, locale: locale)
         let store = try options.openStore()
-        let charter = try CharterCommand.find(self.charter, in: store, options: options.context)
+        let charter = try CharterCommand.find(self.charter, in: store, options: options.progress)
         let (run, changes) = try store.openRun(charterID: charter.id, checklist: checklist)
         if !changes.isEmpty { printError(Self.describe(changes)) }
         var session = ChecklistSession(store: store, run: run, options: options)

@@ -37,10 +37,7 @@ struct Review: ParsableCommand {
     }
 
     func run() throws {
-        let bundle = try options.openBundle()
-        let locale = try options.locale(in: bundle)
-        let decks =
-            try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
+        let decks = try options.decks(named: deck)
         let store = try options.openStore()
         let queue = try store.queue(for: decks, on: options.day, newLimit: newLimit)
         var session = ReviewSession(store: store, options: options, queue: queue.cards)
@@ -72,7 +69,7 @@ struct ReviewSession {
 
     mutating func grade(_ grade: Grade) throws -> ReviewEvent? {
         guard let card = pending.first else { return nil }
-        let event = try store.review(card, grade: grade, at: options.now, boundary: options.boundary)
+        let event = try store.review(card, grade: grade, at: options.now, boundary: options.progress.boundary)
         pending.removeFirst()
         done.append((card, event))
         return event
@@ -81,7 +78,7 @@ struct ReviewSession {
     /// Undoes the last review of this sitting and puts its card back in front.
     mutating func undo() throws -> ReviewEvent? {
         guard let last = done.last,
-            let undo = try store.undoReview(last.event.id, at: options.now, boundary: options.boundary)
+            let undo = try store.undoReview(last.event.id, at: options.now, boundary: options.progress.boundary)
         else { return nil }
         done.removeLast()
         pending.insert(last.card, at: 0)

@@ -3,20 +3,14 @@ import Foundation
 import LockerCore
 import LockerKit
 
-/// Options shared by the commands that use a built bundle and the progress database.
-struct RuntimeOptions: ParsableArguments {
-    @Option(help: "The bundle folder: the one holding manifest.json.", completion: .directory)
-    var bundle: String = "build/" + BundleSchema.folder
-
+/// Options of the commands that keep progress: the database and the day.
+struct ProgressOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The progress database (SQLite).",
             discussion: "Default: $LOCKER_PROGRESS, else $XDG_DATA_HOME/locker/progress.sqlite (~/.local/share/…)."),
         completion: .file())
     var progress: String?
-
-    @Option(help: "The language to show content in (default: the bundle's default locale).")
-    var locale: String?
 
     @Option(help: "Act as if today were this day (YYYY-MM-DD): for scripts and tests.")
     var today: LocalDay?
@@ -29,41 +23,6 @@ struct RuntimeOptions: ParsableArguments {
             throw ValidationError("--day-starts-at must be an hour from 0 to 23, not \(dayStartsAt).")
         }
     }
-
-    /// The clock and the database these options name.
-    var context: ProgressContext { ProgressContext(progress: progress, today: today, dayStartsAt: dayStartsAt) }
-    var boundary: DayBoundary { context.boundary }
-    var now: Date { context.now }
-    var day: LocalDay { context.day }
-    var progressPath: String { context.progressPath }
-    func openStore() throws -> ProgressStore { try context.openStore() }
-
-    /// Opens and verifies the bundle.
-    func openBundle() throws -> ContentBundle {
-        let url = URL(fileURLWithPath: bundle, isDirectory: true)
-        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("manifest.json").path) else {
-            throw LockerError.usage(
-                "\(bundle): no manifest.json here. Build the content first ('make run' or 'locker build content'), or pass --bundle."
-            )
-        }
-        return try ContentBundle(contentsOf: url)
-    }
-
-    /// The locale to show content in: `--locale`, else the bundle's default.
-    func locale(in bundle: ContentBundle) throws -> String {
-        guard let locale else { return bundle.defaultLocale }
-        guard bundle.locales.contains(locale) else {
-            throw LockerError.usage("--locale \(locale): the bundle has \(bundle.locales.joined(separator: ", ")).")
-        }
-        return locale
-    }
-}
-
-/// The progress database and the day, as the options give them.
-struct ProgressContext {
-    var progress: String?
-    var today: LocalDay?
-    var dayStartsAt: Int = DayBoundary.defaultStartHour
 
     var boundary: DayBoundary { DayBoundary(timeZone: .current, startHour: dayStartsAt) }
 
@@ -101,6 +60,54 @@ struct ProgressContext {
     }
 }
 
+/// Options of the commands that also read a built bundle.
+struct RuntimeOptions: ParsableArguments {
+    @Option(help: "The bundle folder: the one holding manifest.json.", completion: .directory)
+    var bundle: String = "build/" + BundleSchema.folder
+
+    @Option(help: "The language to show content in (default: the bundle's default locale).")
+    var locale: String?
+
+    @OptionGroup var progress: ProgressOptions
+
+    var now: Date { progress.now }
+    var day: LocalDay { progress.day }
+    func openStore() throws -> ProgressStore { try progress.openStore() }
+
+    /// Whether the bundle folder has a manifest.
+    var hasBundle: Bool {
+        FileManager.default.fileExists(
+            atPath: URL(fileURLWithPath: bundle, isDirectory: true).appendingPathComponent("manifest.json").path)
+    }
+
+    /// Opens and verifies the bundle.
+    func openBundle() throws -> ContentBundle {
+        guard hasBundle else {
+            throw LockerError.usage(
+                "\(bundle): no manifest.json here. Build the content first ('make run' or 'locker build content'), or pass --bundle."
+            )
+        }
+        return try ContentBundle(contentsOf: URL(fileURLWithPath: bundle, isDirectory: true))
+    }
+
+    /// The locale to show content in: `--locale`, else the bundle's default.
+    func locale(in bundle: ContentBundle) throws -> String {
+        guard let locale else { return bundle.defaultLocale }
+        guard bundle.locales.contains(locale) else {
+            throw LockerError.usage("--locale \(locale): the bundle has \(bundle.locales.joined(separator: ", ")).")
+        }
+        return locale
+    }
+
+    /// The deck named (by ID or title), or every deck, from the verified bundle.
+    func decks(named name: String?) throws -> [Deck] {
+        let bundle = try openBundle()
+        let locale = try locale(in: bundle)
+        guard let name else { return try bundle.decks(locale: locale) }
+        return [try DocumentLookup.deck(name, in: bundle, locale: locale)]
+    }
+}
+
 extension LocalDay: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public static var defaultCompletionKind: CompletionKind { .default }
@@ -109,8 +116,9 @@ extension LocalDay: ExpressibleByArgument {
 /// Finds a document of a bundle by what a person types: its ID, an alias, or its title.
 enum DocumentLookup {
     static func deck(_ name: String, in bundle: ContentBundle, locale: String) throws -> Deck {
+        // By ID without decoding the others; by title only when that fails.
+        if bundle.ids(of: .deck).contains(name) { return try bundle.deck(id: name, locale: locale) }
         let decks = try bundle.decks(locale: locale)
-        if let deck = decks.first(where: { $0.id == name }) { return deck }
         let folded = name.lowercased()
         if let deck = decks.first(where: { $0.title.lowercased() == folded || $0.uuid == folded }) { return deck }
         throw LockerError.usage(
@@ -118,8 +126,8 @@ enum DocumentLookup {
     }
 
     static func checklist(_ name: String, in bundle: ContentBundle, locale: String) throws -> Checklist {
+        if bundle.ids(of: .checklist).contains(name) { return try bundle.checklist(id: name, locale: locale) }
         let checklists = try bundle.checklists(locale: locale)
-        if let checklist = checklists.first(where: { $0.id == name }) { return checklist }
         let folded = name.lowercased()
         if let checklist = checklists.first(where: {
             $0.title.lowercased() == folded || $0.uuid == folded || $0.aliases.contains { $0.lowercased() == folded }

@@ -21,10 +21,7 @@ struct Stats: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-        let bundle = try options.openBundle()
-        let locale = try options.locale(in: bundle)
-        let decks =
-            try deck.map { [try DocumentLookup.deck($0, in: bundle, locale: locale)] } ?? bundle.decks(locale: locale)
+        let decks = try options.decks(named: deck)
         let store = try options.openStore()
         let (perDeck, total) = try store.stats(for: decks, on: options.day)
         switch format {
@@ -51,7 +48,8 @@ struct Stats: ParsableCommand {
                     pad(title, width) + "  "
                     + [stats.due, stats.new, stats.learning, stats.mastered, stats.total].map(number).joined() + "\n"
             }
-            out += "Day: \(options.day) (starts at \(options.dayStartsAt):00). Progress: \(options.progressPath)\n"
+            out +=
+                "Day: \(options.day) (starts at \(options.progress.dayStartsAt):00). Progress: \(options.progress.progressPath)\n"
             FileHandle.standardOutput.write(Data(out.utf8))
         }
     }

@@ -90,7 +90,7 @@ extension ProgressStore {
         let time = Self.date(milliseconds: Self.milliseconds(time))
         return try write { db in
             let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklistID]
-            let stored = try Self.records(charterID: charterID, checklistID: checklistID, db)
+            let stored = try Self.records(charterID: charterID, checklistID: checklistID, itemID: itemID, db)
             if try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM checklist_event WHERE id = ?)", arguments: [eventID.uuidString])
                 == true
@@ -127,11 +127,18 @@ extension ProgressStore {
         }
     }
 
-    static func records(charterID: UUID, checklistID: String, _ db: Database) throws -> [String: ItemRecord] {
+    /// The stored records of a run, by item ID; only the one of `itemID` when it is given.
+    static func records(charterID: UUID, checklistID: String, itemID: String? = nil, _ db: Database) throws
+        -> [String: ItemRecord]
+    {
         var records: [String: ItemRecord] = [:]
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT * FROM checklist_item WHERE charter_id = ? AND checklist_id = ?",
-            arguments: [charterID.uuidString, checklistID])
+        var sql = "SELECT * FROM checklist_item WHERE charter_id = ? AND checklist_id = ?"
+        var arguments: StatementArguments = [charterID.uuidString, checklistID]
+        if let itemID {
+            sql += " AND item_id = ?"
+            arguments += [itemID]
+        }
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         for row in rows {
             let stateText = try row.decode(String.self, forColumn: "state")
             guard let state = ItemState(rawValue: stateText) else {
