@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
-"""Writes a large synthetic vault: notes with frontmatter, H2-H4 sections, lists, callouts,
-tables, wikilinks between notes, and Cyrillic text; every tenth note is a checklist, and the
-last folder is a deck (one card per note, plus a folder note of inline cards). Deterministic
-for a given count and seed."""
+"""Writes a large synthetic vault, deterministic for a given count and seed.
+
+Usage: generate.py TARGET [COUNT] [--guides] [--hugo HUGO_SITE]
+
+The default (mixed) vault: notes with frontmatter, H2-H4 sections, lists, callouts, tables,
+wikilinks between notes, and Cyrillic text; every tenth note is a checklist, and the last folder
+is a deck (one card per note, plus a folder note of inline cards).
+
+`--guides`: guide notes only, about 4 KB each (41 MB for 10,000): frontmatter, H1-H4, bullets,
+bold, four wikilinks and a callout each. `--hugo` also writes the same notes as a minimal Hugo
+site (wikilinks left as text), for a side-by-side timing."""
 import os
 import random
 import sys
@@ -37,17 +44,64 @@ def note(rng, index, count):
     return "\n".join(parts) + "\n"
 
 
+def guide(rng, index, count):
+    def link():
+        target = f"note-{rng.randrange(count):05d}"
+        return f"[[{target}#Section 1]]" if rng.random() < 0.5 else f"[[{target}]]"
+    parts = [
+        "---",
+        f"title: Guide {index}",
+        f"category: {rng.choice(['briefing', 'knots', 'maneuvering', 'mooring', 'safety'])}",
+        f"order: {index}",
+        "---",
+        f"# Guide {index}\n",
+        sentence(rng, 30) + " " + link(),
+    ]
+    for section in range(3):
+        parts.append(f"\n## Section {section}\n")
+        parts.append(sentence(rng, 25) + " **" + sentence(rng, 3) + "** " + sentence(rng, 25))
+        parts.append("\n" + "\n".join(f"- {sentence(rng, 9)}" for _ in range(5)))
+        parts.append(f"\n### Detail {section}\n\n{sentence(rng, 28)} {link() if section < 2 else ''}")
+        parts.append(f"\n#### Deeper {section}\n\n{sentence(rng, 18)}")
+    parts.append(f"\n> [!warning] Careful\n> {sentence(rng, 20)} {link()}\n")
+    return "\n".join(parts) + "\n"
+
+
+HUGO_CONFIG = 'baseURL = "https://example.org/"\ntitle = "Bench"\ndisableKinds = ["taxonomy", "term", "RSS"]\n'
+HUGO_SINGLE = "<!doctype html><html><head><title>{{ .Title }}</title></head><body>{{ .Content }}</body></html>\n"
+HUGO_LIST = "<!doctype html><html><head><title>{{ .Title }}</title></head><body><ul>{{ range .Pages }}<li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul></body></html>\n"
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def main():
-    target = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+    arguments = sys.argv[1:]
+    guides = "--guides" in arguments
+    hugo = None
+    if "--hugo" in arguments:
+        position = arguments.index("--hugo")
+        hugo = arguments[position + 1]
+        del arguments[position:position + 2]
+    arguments = [a for a in arguments if a != "--guides"]
+    target = arguments[0]
+    count = int(arguments[1]) if len(arguments) > 1 else 10000
     rng = random.Random(42)
     for index in range(count):
-        folder = os.path.join(target, f"folder-{index % 50:02d}")
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, f"note-{index:05d}.md"), "w", encoding="utf-8") as handle:
-            handle.write(note(rng, index, count))
+        relative = os.path.join(f"folder-{index % 50:02d}", f"note-{index:05d}.md")
+        text = guide(rng, index, count) if guides else note(rng, index, count)
+        write(os.path.join(target, relative), text)
+        if hugo:
+            write(os.path.join(hugo, "content", relative), text)
+    if hugo:
+        write(os.path.join(hugo, "hugo.toml"), HUGO_CONFIG)
+        write(os.path.join(hugo, "layouts", "_default", "single.html"), HUGO_SINGLE)
+        write(os.path.join(hugo, "layouts", "_default", "list.html"), HUGO_LIST)
     deck = os.path.join(target, "folder-49")
-    if os.path.isdir(deck):
+    if not guides and os.path.isdir(deck):
         cards = "\n".join(f"{sentence(rng, 6)}::{sentence(rng, 10)} ^c{card}" for card in range(500))
         with open(os.path.join(deck, "_deck.md"), "w", encoding="utf-8") as handle:
             handle.write("---\ntype: deck\ntitle: Generated deck\n---\n" + cards + "\n")

@@ -246,7 +246,7 @@ struct CardReader {
     /// A line split at its first `::` or `:::` outside code and links.
     private static func split(_ line: [Inline]) -> (front: [Inline], back: [Inline], reversible: Bool)? {
         for (index, inline) in line.enumerated() {
-            guard case .text(let text) = inline, let range = text.range(of: "::") else { continue }
+            guard case .text(let text) = inline, let range = text.firstByteRange(of: "::") else { continue }
             var end = range.upperBound
             var reversible = false
             if end < text.endIndex, text[end] == ":" {

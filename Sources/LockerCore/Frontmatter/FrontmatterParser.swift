@@ -150,10 +150,14 @@ struct FrontmatterParser: Sendable {
 
 extension String {
     var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return String(self[first...last])
     }
 
     var trimmingTrailingWhitespace: String {
-        String(reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        guard let last = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        return String(self[...last])
     }
 }

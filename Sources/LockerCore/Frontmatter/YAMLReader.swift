@@ -18,7 +18,7 @@ struct YAMLReader: Sendable {
     func read(_ text: String) -> Result<YAMLValue?, Diagnostic> {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            node = try Yams.compose(yaml: text, .default, .default, .utf8)
         } catch let error as YamlError {
             return .failure(diagnostic(for: error))
         } catch {

@@ -227,7 +227,7 @@ struct BlockConverter {
 
     /// Runs of spaces left by removed comments fold into one, as they would in rendered text.
     private static func collapseSpaces(_ text: String) -> String {
-        guard text.contains("  ") else { return text }
+        guard text.containsBytes("  ") else { return text }
         var result = ""
         var previousSpace = false
         for character in text {
@@ -245,7 +245,7 @@ struct BlockConverter {
     /// Removes a trailing ` ^block-id` from the inlines and returns the ID.
     static func takeBlockID(_ inlines: inout [Inline]) -> String? {
         guard case .text(let text)? = inlines.last else { return nil }
-        guard let caret = text.lastIndex(of: "^") else { return nil }
+        guard let caret = text.utf8.lastIndex(of: UInt8(ascii: "^")) else { return nil }
         let id = text[text.index(after: caret)...]
         guard !id.isEmpty, id.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }) else { return nil }
         let before = text[..<caret]

@@ -5,7 +5,7 @@
 enum CommentStripper {
     /// The text without comments, and the byte offset of a comment that never closes.
     static func strip(_ text: String) -> (text: String, unterminatedAt: Int?) {
-        guard text.contains("%%") else { return (text, nil) }
+        guard text.containsBytes("%%") else { return (text, nil) }
         var bytes = Array(text.utf8)
         var index = 0
         var lineStart = true

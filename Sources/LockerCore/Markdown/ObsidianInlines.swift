@@ -4,58 +4,60 @@ import Foundation
 /// `#tags` and `==highlights==`.
 enum ObsidianInlines {
     /// Splits one run of text into text, wikilinks, embeds and tags.
+    ///
+    /// Walks the UTF-8 bytes: only `[`, `!` and `#` can start anything, and text between them is
+    /// copied as one slice.
     static func scan(_ text: String, locator: inout SourceLocator) -> [Inline] {
+        let bytes = text.utf8
+        guard bytes.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "#") }) else {
+            return text.isEmpty ? [] : [.text(text)]
+        }
         var result: [Inline] = []
-        var pending = ""
+        var pendingStart = text.startIndex
         var index = text.startIndex
-        func flush() {
-            if !pending.isEmpty { result.append(.text(pending)) }
-            pending = ""
+        func flush(upTo end: String.Index) {
+            if pendingStart < end { result.append(.text(String(text[pendingStart..<end]))) }
         }
         while index < text.endIndex {
-            let character = text[index]
-            let rest = text[index...]
-            if character == "!" || character == "[", let link = wikiLink(in: rest) {
-                flush()
-                let raw = String(rest[..<link.end])
-                let isEmbed = character == "!"
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "!") || byte == UInt8(ascii: "["), let link = wikiLink(in: text[index...]) {
+                flush(upTo: index)
+                let raw = String(text[index..<link.end])
+                let isEmbed = byte == UInt8(ascii: "!")
                 var parsed = parse(inner: link.inner, isEmbed: isEmbed)
                 parsed.position = locator.locate(raw, prefix: isEmbed ? "![[" : "[[")
                 result.append(isEmbed ? .embed(parsed) : .wikiLink(parsed))
                 index = link.end
+                pendingStart = index
                 continue
             }
-            if character == "#", isTagBoundary(text, before: index), let tag = tag(in: text[text.index(after: index)...]) {
-                flush()
+            if byte == UInt8(ascii: "#"), isTagBoundary(text, before: index),
+                let tag = tag(in: text[bytes.index(after: index)...])
+            {
+                flush(upTo: index)
                 result.append(.tag(String(tag)))
                 index = tag.endIndex
+                pendingStart = index
                 continue
             }
-            pending.append(character)
-            index = text.index(after: index)
+            index = bytes.index(after: index)
         }
-        flush()
+        flush(upTo: text.endIndex)
         return result
     }
 
     /// `[[inner]]` or `![[inner]]` at the start of `text`: the inner text and where the link ends.
     private static func wikiLink(in text: Substring) -> (inner: Substring, end: String.Index)? {
-        var opening = text
-        if opening.hasPrefix("!") { opening = opening.dropFirst() }
-        guard opening.hasPrefix("[[") else { return nil }
-        let innerStart = opening.index(opening.startIndex, offsetBy: 2)
-        var index = innerStart
-        while index < opening.endIndex {
-            let character = opening[index]
-            if character == "\n" || character == "[" { return nil }
-            if character == "]" {
-                let next = opening.index(after: index)
-                guard next < opening.endIndex, opening[next] == "]" else { return nil }
-                return (opening[innerStart..<index], opening.index(after: next))
-            }
-            index = opening.index(after: index)
-        }
-        return nil
+        var opening = text.utf8[...]
+        if opening.first == UInt8(ascii: "!") { opening = opening.dropFirst() }
+        guard opening.starts(with: "[[".utf8) else { return nil }
+        let inner = opening.dropFirst(2)
+        guard let close = inner.firstIndex(where: { $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "[") || $0 == 0x0A }),
+            inner[close] == UInt8(ascii: "]")
+        else { return nil }
+        let next = inner.index(after: close)
+        guard next < inner.endIndex, inner[next] == UInt8(ascii: "]") else { return nil }
+        return (text[inner.startIndex..<close], inner.index(after: next))
     }
 
     /// Splits `target#fragment|display`.
@@ -96,14 +98,13 @@ enum ObsidianInlines {
         // Split text at `==` into marker tokens, remembering which items are markers.
         var items: [(inline: Inline, isMarker: Bool)] = []
         for inline in inlines {
-            guard case .text(let text) = inline, text.contains("==") else {
+            guard case .text(let text) = inline, text.containsBytes("==") else {
                 items.append((inline, false))
                 continue
             }
-            let parts = text.components(separatedBy: "==")
-            for (index, part) in parts.enumerated() {
+            for (index, part) in text.splitBytes("==").enumerated() {
                 if index > 0 { items.append((.text("=="), true)) }
-                if !part.isEmpty { items.append((.text(part), false)) }
+                if !part.isEmpty { items.append((.text(String(part)), false)) }
             }
         }
         guard items.contains(where: \.isMarker) else { return inlines }

@@ -217,7 +217,7 @@ struct LandingPageReader {
     static func wikiLink(_ raw: String, at position: SourcePosition) -> WikiLink? {
         guard raw.hasPrefix("[["), raw.hasSuffix("]]"), raw.count > 4 else { return nil }
         var inner = String(raw.dropFirst(2).dropLast(2))
-        guard !inner.contains("[["), !inner.contains("]]") else { return nil }
+        guard !inner.containsBytes("[["), !inner.containsBytes("]]") else { return nil }
         var display: String?
         if let bar = inner.firstIndex(of: "|") {
             display = String(inner[inner.index(after: bar)...])

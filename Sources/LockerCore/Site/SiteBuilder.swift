@@ -18,6 +18,22 @@ struct SiteBuilder {
     var documents: [Document]
     var pages: [LandingPage]
     var assets: AssetCatalog
+    /// The kinds the vault has documents of, in schema order: the site's navigation.
+    let documentKinds: [ContentKind]
+
+    init(
+        config: VaultConfig, templates: TemplateSet, baseURL: String?, documents: [Document], pages: [LandingPage],
+        assets: AssetCatalog
+    ) {
+        self.config = config
+        self.templates = templates
+        self.baseURL = baseURL
+        self.documents = documents
+        self.pages = pages
+        self.assets = assets
+        let present = Set(documents.map(\.kind))
+        documentKinds = ContentKind.known.filter(present.contains)
+    }
 
     /// One page of the site.
     struct Route: Hashable {
@@ -70,11 +86,6 @@ struct SiteBuilder {
 
     private func indexRoute(_ kind: ContentKind, _ locale: String) -> Route {
         Route(path: prefix(locale) + Self.folder(of: kind) + "/", locale: locale)
-    }
-
-    /// The kinds the vault has documents of, in schema order: the site's navigation.
-    var documentKinds: [ContentKind] {
-        ContentKind.known.filter { kind in documents.contains { $0.kind == kind } }
     }
 
     /// The landing pages shown in a locale (each in that locale, else its default-locale version),

@@ -21,21 +21,38 @@ struct SourceDecoder: Sendable {
             let diagnostic = Diagnostic(.error, .fileBinary, "file holds NUL bytes: binary data, not a note", file: file, at: position)
             return (nil, diagnostics + [diagnostic])
         }
-        if let bad = Self.firstInvalidUTF8(bytes) {
-            let position = Self.roughPosition(of: bad, in: bytes)
+        var normalized = bytes
+        if bytes.contains(0x0D) {
+            normalized = Self.normalizingLineEndings(bytes)[...]
+            diagnostics.append(Diagnostic(.note, .fileCRLF, "CRLF line endings read as LF", file: file))
+        }
+        guard let text = Self.validated(normalized) else {
+            let position = Self.roughPosition(of: Self.firstInvalidUTF8(bytes) ?? bytes.startIndex, in: bytes)
             let diagnostic = Diagnostic(
                 .error, .fileInvalidUTF8, "file is not valid UTF-8", file: file, at: position,
                 hint: "save the file as UTF-8")
-            return (nil, diagnostics + [diagnostic])
+            return (nil, diagnostics.filter { $0.code != .fileCRLF } + [diagnostic])
         }
+        if text.allSatisfy(\.isWhitespace) {
+            diagnostics.append(Diagnostic(.warning, .fileEmpty, "note is empty", file: file))
+        }
+        return (SourceText(text), diagnostics)
+    }
+
+    /// The text, or nil when the bytes are not valid UTF-8.
+    private static func validated(_ bytes: ArraySlice<UInt8>) -> String? {
+        if #available(macOS 15, iOS 18, *) { return String(validating: bytes, as: UTF8.self) }
+        return firstInvalidUTF8(bytes) == nil ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// CR and CRLF line endings as LF.
+    private static func normalizingLineEndings(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var normalized = [UInt8]()
         normalized.reserveCapacity(bytes.count)
-        var sawCR = false
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == 0x0D {
-                sawCR = true
                 normalized.append(0x0A)
                 if index + 1 < bytes.endIndex, bytes[index + 1] == 0x0A { index += 1 }
             } else {
@@ -43,14 +60,7 @@ struct SourceDecoder: Sendable {
             }
             index += 1
         }
-        if sawCR {
-            diagnostics.append(Diagnostic(.note, .fileCRLF, "CRLF line endings read as LF", file: file))
-        }
-        let text = String(decoding: normalized, as: UTF8.self)
-        if text.allSatisfy(\.isWhitespace) {
-            diagnostics.append(Diagnostic(.warning, .fileEmpty, "note is empty", file: file))
-        }
-        return (SourceText(text), diagnostics)
+        return normalized
     }
 
     /// Where a byte offset sits, counting lines by LF and columns by bytes (the text is not valid

@@ -1,0 +1,62 @@
+/// Byte-level searches over UTF-8 text.
+///
+/// With Foundation imported, `String.contains(_:)` and `components(separatedBy:)` on strings go
+/// through `NSString`'s locale-aware search, which converts to UTF-16 and is many times slower
+/// than comparing bytes. The markdown and site code searches for ASCII markers (`==`, `  `,
+/// `[[`), where a byte comparison gives the same answer.
+extension StringProtocol {
+    /// Whether the text contains `needle`, compared byte for byte.
+    func containsBytes(_ needle: String) -> Bool {
+        firstByteRange(of: needle) != nil
+    }
+
+    /// The first occurrence of `needle`, compared byte for byte.
+    func firstByteRange(of needle: String, from start: Index? = nil) -> Range<Index>? {
+        let bytes = utf8
+        let from = start ?? bytes.startIndex
+        let found = bytes[from...].withContiguousStorageIfAvailable { haystack -> Range<Int>? in
+            Self.search(haystack, for: needle)
+        }
+        if let found {
+            guard let offsets = found else { return nil }
+            let lower = bytes.index(from, offsetBy: offsets.lowerBound)
+            return lower..<bytes.index(lower, offsetBy: offsets.count)
+        }
+        return Array(bytes[from...]).withUnsafeBufferPointer { Self.search($0, for: needle) }.map { offsets in
+            let lower = bytes.index(from, offsetBy: offsets.lowerBound)
+            return lower..<bytes.index(lower, offsetBy: offsets.count)
+        }
+    }
+
+    /// The offsets of the first occurrence of `needle` in `haystack`.
+    private static func search(_ haystack: UnsafeBufferPointer<UInt8>, for needle: String) -> Range<Int>? {
+        var needle = needle
+        return needle.withUTF8 { pattern -> Range<Int>? in
+            guard let head = pattern.first, pattern.count <= haystack.count else { return nil }
+            var index = 0
+            let last = haystack.count - pattern.count
+            while index <= last {
+                if haystack[index] == head {
+                    var matched = 1
+                    while matched < pattern.count, haystack[index + matched] == pattern[matched] { matched += 1 }
+                    if matched == pattern.count { return index..<(index + pattern.count) }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// The pieces between occurrences of `separator` (which must not be empty), compared byte
+    /// for byte; like `components(separatedBy:)`, empty pieces are kept.
+    func splitBytes(_ separator: String) -> [SubSequence] {
+        var pieces: [SubSequence] = []
+        var start = startIndex
+        while let found = firstByteRange(of: separator, from: start) {
+            pieces.append(self[start..<found.lowerBound])
+            start = found.upperBound
+        }
+        pieces.append(self[start...])
+        return pieces
+    }
+}
