@@ -21,7 +21,8 @@ struct BundleWriter: Sendable {
     var config: VaultConfig
     var generatedAt: String?
 
-    func render(documents: [Document], assets: [AssetCatalog.Asset]) throws -> (files: [OutputFile], manifest: Manifest) {
+    func render(documents: [Document], assets: [AssetCatalog.Asset]) throws -> (files: [OutputFile], manifest: Manifest)
+    {
         let root = BundleSchema.folder
         var files: [OutputFile] = []
         var entries: [Manifest.File] = []
@@ -30,17 +31,21 @@ struct BundleWriter: Sendable {
             files.append(OutputFile(path: root + "/" + relative, data: data))
             entries.append(
                 Manifest.File(
-                    path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: ContentHash.sha256Hex(data),
+                    path: relative, kind: kind, locale: locale, id: id, lists: lists,
+                    sha256: ContentHash.sha256Hex(data),
                     size: data.count))
         }
         func hashed(_ folder: String, _ prefix: String, _ data: Data) -> String {
             "\(folder)/\(prefix)\(ContentHash.sha256Hex(data).prefix(16)).json"
         }
 
-        for document in documents {
-            let data = try document.encoded()
+        let encoded = Compiler.parallelMap(documents) { document in Result { try document.encoded() } }
+        for (document, result) in zip(documents, encoded) {
+            let data = try result.get()
             let folder = "\(document.kind)/\(document.locale)"
-            add(hashed(folder, "", data), data, kind: document.kind.rawValue, locale: document.locale, id: document.id, lists: nil)
+            add(
+                hashed(folder, "", data), data, kind: document.kind.rawValue, locale: document.locale, id: document.id,
+                lists: nil)
         }
         // Every kind has an index in every locale, listing every document of the kind: in that
         // locale when translated, else in the default locale, else in the first locale that has it.
@@ -53,8 +58,11 @@ struct BundleWriter: Sendable {
                     indexEntries.append(chosen.indexEntry)
                 }
                 indexEntries.sort(by: Self.indexOrder)
-                let data = try CanonicalJSON.encode(ContentIndex(kind: kind, locale: locale, entries: indexEntries))
-                add(hashed("\(kind)/\(locale)", "index.", data), data, kind: "index", locale: locale, id: nil, lists: kind.rawValue)
+                let data = try CanonicalJSON.encode(
+                    ContentIndex(kind: kind, locale: locale, entries: indexEntries), layout: .compact)
+                add(
+                    hashed("\(kind)/\(locale)", "index.", data), data, kind: "index", locale: locale, id: nil,
+                    lists: kind.rawValue)
             }
         }
         var written: Set<String> = []
@@ -67,7 +75,8 @@ struct BundleWriter: Sendable {
             contentVersion: Manifest.contentVersion(of: entries),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: entries)
-        files.append(OutputFile(path: root + "/manifest.json", data: try CanonicalJSON.encode(manifest)))
+        files.append(
+            OutputFile(path: root + "/manifest.json", data: try CanonicalJSON.encode(manifest, layout: .compact)))
         files.append(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
         files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return (files, manifest)
@@ -75,7 +84,7 @@ struct BundleWriter: Sendable {
 
     static func indexOrder(_ lhs: ContentIndex.Entry, _ rhs: ContentIndex.Entry) -> Bool {
         switch (lhs.order, rhs.order) {
-        case let (left?, right?) where left != right: return left < right
+        case (let left?, let right?) where left != right: return left < right
         case (.some, .none): return true
         case (.none, .some): return false
         default: break
@@ -94,7 +103,8 @@ struct BundleWriter: Sendable {
         var out = "# Written by locker build. Content-addressed files never change; the manifest does.\n"
         out += "\(root)/manifest.json\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n"
         for folder in folders {
-            out += "\(root)/\(folder)/*\n  Cache-Control: public, max-age=31536000, immutable\n  Access-Control-Allow-Origin: *\n"
+            out +=
+                "\(root)/\(folder)/*\n  Cache-Control: public, max-age=31536000, immutable\n  Access-Control-Allow-Origin: *\n"
         }
         return out
     }

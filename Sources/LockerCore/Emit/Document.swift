@@ -40,12 +40,12 @@ enum Document: Sendable {
         }
     }
 
-    /// The document as its bundle file holds it.
+    /// The document as its bundle file holds it: canonical JSON on one line.
     func encoded() throws -> Data {
         switch self {
-        case .guide(let guide): try CanonicalJSON.encode(guide)
-        case .checklist(let checklist): try CanonicalJSON.encode(checklist)
-        case .deck(let deck): try CanonicalJSON.encode(deck)
+        case .guide(let guide): try CanonicalJSON.encode(guide, layout: .compact)
+        case .checklist(let checklist): try CanonicalJSON.encode(checklist, layout: .compact)
+        case .deck(let deck): try CanonicalJSON.encode(deck, layout: .compact)
         }
     }
 

@@ -75,7 +75,9 @@ struct HTMLRenderer {
             out += "</tr></thead>\n<tbody>\n"
             for row in table.rows {
                 out += "<tr>"
-                for (column, cell) in row.enumerated() { out += "<td\(Self.alignment(table.align, column))>\(spans(cell))</td>" }
+                for (column, cell) in row.enumerated() {
+                    out += "<td\(Self.alignment(table.align, column))>\(spans(cell))</td>"
+                }
                 out += "</tr>\n"
             }
             out += "</tbody>\n</table></div>\n"
@@ -117,7 +119,8 @@ struct HTMLRenderer {
 
     /// A list item's content: a lone paragraph stays inline, as in a tight list.
     func itemHTML(_ blocks: [Block]) -> String {
-        if let first = blocks.first, case .paragraph(let content) = first.content, first.blockID == nil || !blockAnchors {
+        if let first = blocks.first, case .paragraph(let content) = first.content, first.blockID == nil || !blockAnchors
+        {
             let rest = render(Array(blocks.dropFirst()))
             return spans(content) + (rest.isEmpty ? "" : "\n" + rest)
         }
@@ -160,7 +163,11 @@ struct HTMLRenderer {
                 case .url:
                     out += text
                 case .document:
-                    if let link = href(target) { out += "<a href=\"\(Self.escape(link))\">\(text)</a>" } else { out += text }
+                    if let link = href(target) {
+                        out += "<a href=\"\(Self.escape(link))\">\(text)</a>"
+                    } else {
+                        out += text
+                    }
                 }
             }
         }
@@ -171,20 +178,25 @@ struct HTMLRenderer {
 
     /// Text safe in element content and in double- or single-quoted attributes.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\u{0}": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(character)
+        let special: (UInt8) -> Bool = { byte in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0
+        }
+        guard text.utf8.contains(where: special) else { return text }
+        var out = [UInt8]()
+        out.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            case 0: out.append(contentsOf: "\u{FFFD}".utf8)
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A name reduced to `[a-z0-9-]`, for class names built from author text.

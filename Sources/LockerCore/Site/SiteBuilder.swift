@@ -55,7 +55,9 @@ struct SiteBuilder {
     }
 
     private func route(of document: Document) -> Route {
-        Route(path: prefix(document.locale) + Self.folder(of: document.kind) + "/" + document.id + "/", locale: document.locale)
+        Route(
+            path: prefix(document.locale) + Self.folder(of: document.kind) + "/" + document.id + "/",
+            locale: document.locale)
     }
 
     /// The landing page that sits at the root: the first by order.
@@ -94,7 +96,8 @@ struct SiteBuilder {
         let byID = Dictionary(grouping: pages, by: \.id)
         var seen: Set<String> = []
         return pages.compactMap { page -> (LandingPage.App, String)? in
-            guard seen.insert(page.id).inserted, let chosen = pick(byID[page.id] ?? [], locale: locale, localeOf: \.locale)
+            guard seen.insert(page.id).inserted,
+                let chosen = pick(byID[page.id] ?? [], locale: locale, localeOf: \.locale)
             else { return nil }
             return (chosen.app, route(of: chosen).path)
         }
@@ -149,10 +152,10 @@ struct SiteBuilder {
         let documentsByKey = Dictionary(grouping: documents) { "\($0.kind)/\($0.id)" }
         let pagesByID = Dictionary(grouping: pages, by: \.id)
 
-        func alternates(_ routes: [Route]) -> [String: String] {
+        @Sendable func alternates(_ routes: [Route]) -> [String: String] {
             Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
         }
-        let linkTarget = { (target: LinkTarget, locale: String) -> String? in
+        let linkTarget = { @Sendable (target: LinkTarget, locale: String) -> String? in
             guard case .document(let kind, let id, _, let anchor) = target else { return nil }
             var path: String?
             if kind == .page {
@@ -185,17 +188,23 @@ struct SiteBuilder {
         // Content pages, shared with the root landing page's image in their locale.
         let rootVersions = rootPageID.flatMap { pagesByID[$0] } ?? []
         let rootImages = Dictionary(
-            uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) })
-        for document in documents {
+            uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) }
+        )
+        let rendered = Compiler.parallelMap(documents) { document in
             let route = route(of: document)
-            let alternate = alternates((documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
+            let alternate = alternates(
+                (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
             let image = rootImages[document.locale] ?? nil
-            write(
-                route,
+            let html = Result {
                 try context.document(
                     document, route: route, alternates: alternate, image: image,
-                    link: { target in linkTarget(target, document.locale) }))
-            listed.append((route.path, document.locale, alternate))
+                    link: { target in linkTarget(target, document.locale) })
+            }
+            return (route, alternate, html)
+        }
+        for (route, alternate, html) in rendered {
+            write(route, try html.get())
+            listed.append((route.path, route.locale, alternate))
         }
 
         // Indexes, and a home page when the vault has no landing page.
@@ -253,7 +262,8 @@ struct SiteBuilder {
             if entry.alternates.count > 1 {
                 for (locale, path) in entry.alternates.sorted(by: { config.rank($0.key) < config.rank($1.key) }) {
                     guard let href = absolute(path) else { continue }
-                    out += "    <xhtml:link rel=\"alternate\" hreflang=\"\(locale)\" href=\"\(HTMLRenderer.escape(href))\"/>\n"
+                    out +=
+                        "    <xhtml:link rel=\"alternate\" hreflang=\"\(locale)\" href=\"\(HTMLRenderer.escape(href))\"/>\n"
                 }
             }
             out += "  </url>\n"
@@ -279,7 +289,8 @@ struct SiteBuilder {
             out += "\(base)\(path)\n  Cache-Control: public, max-age=0, must-revalidate\n"
             if !path.hasSuffix(".txt"), !path.hasSuffix(".xml") { out += security }
         }
-        out += "\(base)assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n"
+        out +=
+            "\(base)assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n"
         return out
     }
 }

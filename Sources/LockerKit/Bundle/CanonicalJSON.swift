@@ -4,76 +4,122 @@ import Foundation
 ///
 /// Object keys are ordered by their UTF-8 bytes, integers are plain decimals, doubles use
 /// Swift's shortest round-trip form, slashes are never escaped, and non-ASCII text is written as
-/// UTF-8. Output is indented with two spaces and ends with a newline, so bundles diff well.
+/// UTF-8. The output ends with a newline. Bundle files are ``Layout/compact``, one line, since
+/// only programs read them; reports for people are ``Layout/indented`` by two spaces.
 public enum CanonicalJSON {
+    /// Whitespace between values.
+    public enum Layout: Sendable {
+        /// No whitespace at all: `{"a":[1,2]}`.
+        case compact
+        /// One value per line, indented by two spaces, `": "` after keys.
+        case indented
+    }
+
     /// Encodes a value through its `Encodable` conformance straight into a tree, then writes it canonically.
-    public static func encode(_ value: some Encodable) throws -> Data {
-        data(for: try JSONValueEncoder().encode(value))
+    public static func encode(_ value: some Encodable, layout: Layout = .indented) throws -> Data {
+        var writer = Writer(layout: layout)
+        writer.write(try JSONValueEncoder().node(for: value), indent: 0)
+        writer.out.append(0x0A)
+        return Data(writer.out)
     }
 
     /// Writes a JSON value canonically.
-    public static func data(for value: JSONValue) -> Data {
-        var out = [UInt8]()
-        out.reserveCapacity(4096)
-        write(value, indent: 0, into: &out)
-        out.append(0x0A)
-        return Data(out)
+    public static func data(for value: JSONValue, layout: Layout = .indented) -> Data {
+        var writer = Writer(layout: layout)
+        writer.write(value, indent: 0)
+        writer.out.append(0x0A)
+        return Data(writer.out)
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
-        switch value {
-        case .null: out.append(contentsOf: Array("null".utf8))
-        case .bool(let flag): out.append(contentsOf: Array((flag ? "true" : "false").utf8))
-        case .int(let number): out.append(contentsOf: Array(String(number).utf8))
-        case .double(let number):
-            if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
-                out.append(contentsOf: Array(String(Int(number)).utf8))
-            } else if number.isFinite {
-                out.append(contentsOf: Array(number.description.utf8))
-            } else {
-                out.append(contentsOf: Array("null".utf8))
-            }
-        case .string(let text): writeString(text, into: &out)
-        case .array(let values):
-            if values.isEmpty {
-                out.append(contentsOf: [0x5B, 0x5D])
-                return
-            }
-            out.append(0x5B)
-            for (index, element) in values.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                newline(indent + 1, into: &out)
-                write(element, indent: indent + 1, into: &out)
-            }
-            newline(indent, into: &out)
-            out.append(0x5D)
-        case .object(let members):
-            if members.isEmpty {
-                out.append(contentsOf: [0x7B, 0x7D])
-                return
-            }
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            out.append(0x7B)
-            for (index, key) in keys.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                newline(indent + 1, into: &out)
-                writeString(key, into: &out)
-                out.append(contentsOf: [0x3A, 0x20])
-                write(members[key] ?? .null, indent: indent + 1, into: &out)
-            }
-            newline(indent, into: &out)
-            out.append(0x7D)
+    private struct Writer {
+        let layout: Layout
+        var out: [UInt8] = []
+
+        init(layout: Layout) {
+            self.layout = layout
+            out.reserveCapacity(8192)
         }
-    }
 
-    private static func newline(_ indent: Int, into out: inout [UInt8]) {
-        out.append(0x0A)
-        out.append(contentsOf: repeatElement(0x20, count: indent * 2))
+        mutating func write(_ node: JSONNode, indent: Int) {
+            if node.members != nil {
+                let members = node.sortedMembers
+                out.append(0x7B)
+                for (index, member) in members.enumerated() {
+                    separate(index, indent: indent)
+                    key(member.key)
+                    write(member.node, indent: indent + 1)
+                }
+                close(0x7D, count: members.count, indent: indent)
+            } else if let elements = node.elements {
+                out.append(0x5B)
+                for (index, element) in elements.enumerated() {
+                    separate(index, indent: indent)
+                    write(element, indent: indent + 1)
+                }
+                close(0x5D, count: elements.count, indent: indent)
+            } else {
+                write(node.scalar ?? .object([:]), indent: indent)
+            }
+        }
+
+        mutating func write(_ value: JSONValue, indent: Int) {
+            switch value {
+            case .null: out.append(contentsOf: "null".utf8)
+            case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .int(let number): out.append(contentsOf: String(number).utf8)
+            case .double(let number):
+                if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
+                    out.append(contentsOf: String(Int(number)).utf8)
+                } else if number.isFinite {
+                    out.append(contentsOf: number.description.utf8)
+                } else {
+                    out.append(contentsOf: "null".utf8)
+                }
+            case .string(let text): CanonicalJSON.writeString(text, into: &out)
+            case .array(let values):
+                out.append(0x5B)
+                for (index, element) in values.enumerated() {
+                    separate(index, indent: indent)
+                    write(element, indent: indent + 1)
+                }
+                close(0x5D, count: values.count, indent: indent)
+            case .object(let members):
+                let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                out.append(0x7B)
+                for (index, name) in keys.enumerated() {
+                    separate(index, indent: indent)
+                    key(name)
+                    write(members[name] ?? .null, indent: indent + 1)
+                }
+                close(0x7D, count: keys.count, indent: indent)
+            }
+        }
+
+        private mutating func separate(_ index: Int, indent: Int) {
+            if index > 0 { out.append(0x2C) }
+            if layout == .indented { newline(indent + 1) }
+        }
+
+        private mutating func key(_ name: String) {
+            CanonicalJSON.writeString(name, into: &out)
+            out.append(0x3A)
+            if layout == .indented { out.append(0x20) }
+        }
+
+        private mutating func close(_ bracket: UInt8, count: Int, indent: Int) {
+            if count > 0, layout == .indented { newline(indent) }
+            out.append(bracket)
+        }
+
+        private mutating func newline(_ indent: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: indent * 2))
+        }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ text: String, into out: inout [UInt8]) {
+    fileprivate static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
         for byte in text.utf8 {
             switch byte {

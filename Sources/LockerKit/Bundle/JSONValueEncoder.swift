@@ -1,153 +1,197 @@
-/// Encodes `Encodable` values straight into a ``JSONValue`` tree, with no JSON text in between.
+/// Encodes `Encodable` values into a tree of ``JSONNode``s, with no JSON text in between.
 ///
-/// ``CanonicalJSON`` writes the tree; encoding this way is both faster than a round trip
-/// through `JSONEncoder` and the same on every platform.
+/// ``CanonicalJSON`` writes the tree. The containers implement the concrete `encode` overloads
+/// (`String`, `Int`, `Bool`, …) so the common fields never go through a dynamic cast, and object
+/// members are kept in arrays, sorted once when written. Coding paths are not tracked: the
+/// bundle's types never throw while encoding, and tracking them costs an array per value.
 struct JSONValueEncoder {
     func encode(_ value: some Encodable) throws -> JSONValue {
-        let root = Node()
-        try value.encode(to: TreeEncoder(node: root, codingPath: []))
-        return root.resolved
+        try node(for: value).resolved
+    }
+
+    func node(for value: some Encodable) throws -> JSONNode {
+        let root = JSONNode()
+        try encodeValue(value, into: root)
+        return root
     }
 }
 
 /// A value under construction: a scalar, an object or an array.
-private final class Node {
+final class JSONNode {
     var scalar: JSONValue?
-    var object: [String: Node]?
-    var array: [Node]?
+    /// An object's members in the order they were encoded; a key encoded twice keeps its last value.
+    var members: [(key: String, node: JSONNode)]?
+    var elements: [JSONNode]?
+
+    init() {}
+    init(_ scalar: JSONValue) { self.scalar = scalar }
 
     var resolved: JSONValue {
-        if let object { return .object(object.mapValues(\.resolved)) }
-        if let array { return .array(array.map(\.resolved)) }
+        if let members {
+            return .object(Dictionary(members.map { ($0.key, $0.node.resolved) }, uniquingKeysWith: { $1 }))
+        }
+        if let elements { return .array(elements.map(\.resolved)) }
         return scalar ?? .object([:])
+    }
+
+    /// The members sorted by their keys' UTF-8 bytes, the last of any repeated key kept.
+    var sortedMembers: [(key: String, node: JSONNode)] {
+        guard let members else { return [] }
+        let ordered = members.enumerated().sorted { lhs, rhs in
+            if lhs.element.key == rhs.element.key { return lhs.offset < rhs.offset }
+            return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
+        }
+        var result: [(key: String, node: JSONNode)] = []
+        result.reserveCapacity(ordered.count)
+        for (_, member) in ordered {
+            if result.last?.key == member.key { result[result.count - 1] = member } else { result.append(member) }
+        }
+        return result
     }
 }
 
 private struct TreeEncoder: Encoder {
-    let node: Node
-    var codingPath: [any CodingKey]
+    let node: JSONNode
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if node.object == nil { node.object = [:] }
-        return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
+        if node.members == nil { node.members = [] }
+        return KeyedEncodingContainer(KeyedContainer<Key>(node: node))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if node.array == nil { node.array = [] }
-        return UnkeyedContainer(node: node, codingPath: codingPath)
+        if node.elements == nil { node.elements = [] }
+        return UnkeyedContainer(node: node)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(node: node, codingPath: codingPath)
+        SingleContainer(node: node)
     }
 }
 
-/// Converts the scalars `Encodable` knows into JSON values.
-private func scalar(_ value: some Encodable) -> JSONValue? {
-    switch value {
-    case let value as String: .string(value)
-    case let value as Bool: .bool(value)
-    case let value as Int: .int(value)
-    case let value as Int8: .int(Int(value))
-    case let value as Int16: .int(Int(value))
-    case let value as Int32: .int(Int(value))
-    case let value as Int64: .int(Int(value))
-    case let value as UInt: Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
-    case let value as UInt8: .int(Int(value))
-    case let value as UInt16: .int(Int(value))
-    case let value as UInt32: .int(Int(value))
-    case let value as UInt64: Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
-    case let value as Double: .double(value)
-    case let value as Float: .double(Double(value))
-    default: nil
-    }
-}
+/// The scalars `Encodable` knows, and ``JSONValue`` itself: values written as they are.
+///
+/// One conformance check finds them, where a cast per scalar type would cost a dozen failed
+/// casts for every nested value.
+private protocol JSONScalar { var jsonValue: JSONValue { get } }
 
-private func encodeValue(_ value: some Encodable, into node: Node, codingPath: [any CodingKey]) throws {
-    if let json = value as? JSONValue {
-        node.scalar = json
-    } else if let simple = scalar(value) {
-        node.scalar = simple
+extension JSONValue: JSONScalar { fileprivate var jsonValue: JSONValue { self } }
+extension String: JSONScalar { fileprivate var jsonValue: JSONValue { .string(self) } }
+extension Bool: JSONScalar { fileprivate var jsonValue: JSONValue { .bool(self) } }
+extension Int: JSONScalar { fileprivate var jsonValue: JSONValue { .int(self) } }
+extension Int8: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension Int16: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension Int32: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension Int64: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension UInt: JSONScalar {
+    fileprivate var jsonValue: JSONValue { Int(exactly: self).map(JSONValue.int) ?? .double(Double(self)) }
+}
+extension UInt8: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension UInt16: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension UInt32: JSONScalar { fileprivate var jsonValue: JSONValue { .int(Int(self)) } }
+extension UInt64: JSONScalar {
+    fileprivate var jsonValue: JSONValue { Int(exactly: self).map(JSONValue.int) ?? .double(Double(self)) }
+}
+extension Double: JSONScalar { fileprivate var jsonValue: JSONValue { .double(self) } }
+extension Float: JSONScalar { fileprivate var jsonValue: JSONValue { .double(Double(self)) } }
+
+private func encodeValue(_ value: some Encodable, into node: JSONNode) throws {
+    if let scalar = value as? any JSONScalar {
+        node.scalar = scalar.jsonValue
     } else {
-        try value.encode(to: TreeEncoder(node: node, codingPath: codingPath))
+        try value.encode(to: TreeEncoder(node: node))
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let node: Node
-    var codingPath: [any CodingKey]
+    let node: JSONNode
+    var codingPath: [any CodingKey] { [] }
 
-    private func child(_ key: Key) -> Node {
-        let child = Node()
-        node.object?[key.stringValue] = child
+    private func child(_ key: Key, _ value: JSONValue? = nil) -> JSONNode {
+        let child = JSONNode()
+        child.scalar = value
+        node.members?.append((key.stringValue, child))
         return child
     }
 
-    mutating func encodeNil(forKey key: Key) throws { child(key).scalar = .null }
+    mutating func encodeNil(forKey key: Key) throws { _ = child(key, .null) }
+    mutating func encode(_ value: String, forKey key: Key) throws { _ = child(key, .string(value)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { _ = child(key, .bool(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { _ = child(key, .int(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { _ = child(key, .double(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encodeValue(value, into: child(key), codingPath: codingPath + [key])
+        try encodeValue(value, into: child(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        TreeEncoder(node: child(key), codingPath: codingPath + [key]).container(keyedBy: keyType)
+        TreeEncoder(node: child(key)).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        TreeEncoder(node: child(key), codingPath: codingPath + [key]).unkeyedContainer()
+        TreeEncoder(node: child(key)).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = Node()
-        node.object?["super"] = child
-        return TreeEncoder(node: child, codingPath: codingPath)
+        let child = JSONNode()
+        node.members?.append(("super", child))
+        return TreeEncoder(node: child)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        TreeEncoder(node: child(key), codingPath: codingPath + [key])
+        TreeEncoder(node: child(key))
     }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
-    let node: Node
-    var codingPath: [any CodingKey]
-    var count: Int { node.array?.count ?? 0 }
+    let node: JSONNode
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { node.elements?.count ?? 0 }
 
-    private func append() -> Node {
-        let child = Node()
-        node.array?.append(child)
+    private func append(_ value: JSONValue? = nil) -> JSONNode {
+        let child = JSONNode()
+        child.scalar = value
+        node.elements?.append(child)
         return child
     }
 
-    mutating func encodeNil() throws { append().scalar = .null }
+    mutating func encodeNil() throws { _ = append(.null) }
+    mutating func encode(_ value: String) throws { _ = append(.string(value)) }
+    mutating func encode(_ value: Bool) throws { _ = append(.bool(value)) }
+    mutating func encode(_ value: Int) throws { _ = append(.int(value)) }
+    mutating func encode(_ value: Double) throws { _ = append(.double(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encodeValue(value, into: append(), codingPath: codingPath)
+        try encodeValue(value, into: append())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
         NestedKey
     > {
-        TreeEncoder(node: append(), codingPath: codingPath).container(keyedBy: keyType)
+        TreeEncoder(node: append()).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        TreeEncoder(node: append(), codingPath: codingPath).unkeyedContainer()
+        TreeEncoder(node: append()).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { TreeEncoder(node: append(), codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { TreeEncoder(node: append()) }
 }
 
 private struct SingleContainer: SingleValueEncodingContainer {
-    let node: Node
-    var codingPath: [any CodingKey]
+    let node: JSONNode
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() throws { node.scalar = .null }
+    mutating func encode(_ value: String) throws { node.scalar = .string(value) }
+    mutating func encode(_ value: Bool) throws { node.scalar = .bool(value) }
+    mutating func encode(_ value: Int) throws { node.scalar = .int(value) }
+    mutating func encode(_ value: Double) throws { node.scalar = .double(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encodeValue(value, into: node, codingPath: codingPath)
+        try encodeValue(value, into: node)
     }
 }
