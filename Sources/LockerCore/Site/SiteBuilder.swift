@@ -2,7 +2,8 @@ import Foundation
 import LockerKit
 
 /// Renders the static site: the landing pages, a page per guide, checklist and deck, an index per
-/// kind, in every locale, with the sitemap, robots.txt, the 404 page, the icon and `_headers`.
+/// kind, in every locale, with the sitemap, robots.txt, the 404 page, the icon, the style sheet
+/// and `_headers`.
 ///
 /// URLs are folders (`guides/anchoring/`, served from `index.html`); the default locale sits at
 /// the root and every other locale under its code (`en/guides/anchoring/`). Links between pages
@@ -142,11 +143,15 @@ struct SiteBuilder {
             htmlPaths.append(route.path)
         }
 
-        // Shared files: assets, the icon.
+        // Shared files: assets, the icon, the style sheet (rendered once, linked from every page).
         for asset in assets.site { files.append(OutputFile(path: asset.bundlePath, data: asset.data)) }
-        let icon = Data(SiteIcon.svg.utf8)
-        let iconPath = "assets/" + ContentHash.sha256Hex(icon).prefix(16) + ".svg"
-        files.append(OutputFile(path: iconPath, data: icon))
+        func hashedAsset(_ data: Data, suffix: String) -> String {
+            let path = "assets/" + ContentHash.sha256Hex(data).prefix(16) + suffix
+            files.append(OutputFile(path: path, data: data))
+            return path
+        }
+        let iconPath = hashedAsset(Data(SiteIcon.svg.utf8), suffix: ".svg")
+        let stylePath = hashedAsset(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
 
         // Which locales each document and page exists in.
         let documentsByKey = Dictionary(grouping: documents) { "\($0.kind)/\($0.id)" }
@@ -168,7 +173,7 @@ struct SiteBuilder {
             return path + (anchor.map { "#" + Self.pageAnchor($0, kind: kind) } ?? "")
         }
 
-        let context = PageContext(builder: self, iconPath: iconPath)
+        let context = PageContext(builder: self, iconPath: iconPath, stylePath: stylePath)
 
         // Landing pages and their variants.
         for page in pages {
@@ -280,7 +285,7 @@ struct SiteBuilder {
         let security = """
               X-Content-Type-Options: nosniff
               Referrer-Policy: strict-origin-when-cross-origin
-              Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+              Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
 
             """
         var out = "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n"
