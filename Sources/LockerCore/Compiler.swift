@@ -16,10 +16,11 @@ public struct Compilation: Sendable {
     /// The site's landing pages, sorted by order, ID and locale.
     var pages: [LandingPage] = []
     /// How many HTML pages the site has (`index.html` files), every locale and variant counted.
-    public var sitePageCount: Int { files.filter { $0.path.hasPrefix(SiteBuilder.folder + "/") && $0.path.hasSuffix("index.html") }.count }
+    public var sitePageCount = 0
     /// Checklist items and cards whose IDs are derived from their text: what `locker ids --write` writes.
     public var stamps: [IDStamp] = []
-    /// The output files, relative to the output folder; empty when the vault has errors.
+    /// The output files, relative to the output folder, sorted by path, when compiled into
+    /// memory; empty when the vault has errors or the files went to another ``OutputSink``.
     public var files: [OutputFile]
     public var manifest: Manifest?
     /// The vault's settings, as read from `locker.yml`.
@@ -46,11 +47,14 @@ public struct Compiler: Sendable {
     public var emit: Bool
     /// The site's public address, overriding `baseURL` in `locker.yml`.
     public var baseURL: String?
+    /// Told what the compilation is doing, for a progress display.
+    public var progress: (any BuildProgress)?
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
-        cache: ParseCache? = nil, emit: Bool = true, baseURL: String? = nil
+        cache: ParseCache? = nil, emit: Bool = true, baseURL: String? = nil, progress: (any BuildProgress)? = nil
     ) {
+        self.progress = progress
         self.emit = emit
         self.baseURL = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.vault = vault
@@ -60,9 +64,19 @@ public struct Compiler: Sendable {
         self.cache = cache
     }
 
-    /// Reads and checks the vault; lays out the bundle when nothing fails.
-    /// Throws ``LockerError`` only when the vault itself cannot be read.
+    /// Reads and checks the vault; lays out the bundle in memory (``Compilation/files``) when
+    /// nothing fails. Throws ``LockerError`` only when the vault itself cannot be read.
     public func compile() throws -> Compilation {
+        let memory = MemoryOutput()
+        var compilation = try compile(into: memory)
+        compilation.files = memory.files
+        return compilation
+    }
+
+    /// Reads and checks the vault; when nothing fails, writes the bundle and the site into `sink`
+    /// as they are made. Throws ``LockerError`` only when the vault itself cannot be read or the
+    /// sink cannot be written.
+    public func compile(into sink: some OutputSink) throws -> Compilation {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: vault.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -77,7 +91,8 @@ public struct Compiler: Sendable {
             guard let data = fileManager.contents(atPath: configURL.path) else {
                 throw LockerError.io("cannot read \(configURL.path)")
             }
-            let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20).decode(Array(data), file: VaultConfig.fileName)
+            let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20).decode(
+                Array(data), file: VaultConfig.fileName)
             diagnostics += decodeDiagnostics.filter { $0.severity != .warning }
             if let decoded {
                 let (parsed, configDiagnostics) = VaultConfig.parse(decoded.text)
@@ -86,6 +101,7 @@ public struct Compiler: Sendable {
             }
         }
 
+        progress?.update(.scanning, done: 0, total: 0)
         // Scan.
         let scanner = VaultScanner(
             root: vault, config: config, skipping: skipping.map { $0.standardizedFileURL.path })
@@ -110,7 +126,9 @@ public struct Compiler: Sendable {
         let resolver = LinkResolver(index: index, unresolvedSeverity: config.unresolvedLinks)
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
+        let linking = ProgressCounter(progress, .linking, total: notes.count)
         let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> (Document?, LandingPage?, [Diagnostic]) in
+            defer { linking.tick() }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             switch index.notes[noteIndex].kind {
             case .checklist:
@@ -184,29 +202,41 @@ public struct Compiler: Sendable {
         // Emit.
         let writer = BundleWriter(config: config, generatedAt: generatedAt())
         do {
-            let (files, manifest) = try writer.render(documents: documents, assets: assets.all)
-            compilation.files = files
-            compilation.manifest = manifest
+            compilation.manifest = try writer.render(
+                documents: documents, assets: assets.all, into: sink,
+                progress: ProgressCounter(progress, .bundling, total: documents.count))
+        } catch let error as LockerError {
+            throw error
         } catch {
             throw LockerError.io("cannot encode the bundle: \(error)")
         }
         let site = SiteBuilder(
-            config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents, pages: pages,
+            config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
+            pages: pages,
             assets: assets)
-        compilation.files += try site.render().map { OutputFile(path: SiteBuilder.folder + "/" + $0.path, data: $0.data) }
-        compilation.files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        compilation.sitePageCount = try site.render(
+            into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         return compilation
     }
 
     private func parseNotes(_ files: [VaultFile], config: VaultConfig) -> [(ParsedNote?, [Diagnostic])] {
         let parser = NoteParser(config: config)
         let cache = self.cache
+        let parsing = ProgressCounter(progress, .parsing, total: files.count)
         return Self.parallelMap(files) { file in
+            defer { parsing.tick() }
             let data: Data
             do {
                 data = try Data(contentsOf: file.url)
             } catch {
-                return (nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error.localizedDescription)", file: file.path)])
+                return (
+                    nil,
+                    [
+                        Diagnostic(
+                            .error, .fileUnreadable, "cannot read the file: \(error.localizedDescription)",
+                            file: file.path)
+                    ]
+                )
             }
             let bytes = Array(data)
             let key = ParseCache.Key(path: file.path, sha256: ContentHash.sha256Hex(bytes))
@@ -231,9 +261,12 @@ public struct Compiler: Sendable {
             if let earlier = first[key] {
                 diagnostics.append(
                     Diagnostic(
-                        .error, .idDuplicate, "\(note.kind) id '\(note.id)' (\(note.locale)) is already used by \(earlier.path)",
+                        .error, .idDuplicate,
+                        "\(note.kind) id '\(note.id)' (\(note.locale)) is already used by \(earlier.path)",
                         file: note.path, at: note.idPosition,
-                        hint: "give one of them a different 'id:' in its frontmatter, or a 'lang:' if it is a translation"))
+                        hint:
+                            "give one of them a different 'id:' in its frontmatter, or a 'lang:' if it is a translation"
+                    ))
             } else {
                 first[key] = note
             }
@@ -243,7 +276,8 @@ public struct Compiler: Sendable {
 
     /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.
     func generatedAt() -> String? {
-        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? Self.lastCommitTime(of: vault)
+        let seconds =
+            environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? Self.lastCommitTime(of: vault)
         guard let seconds else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -17,7 +17,9 @@ struct Build: ParsableCommand {
             is written and the previous build stays as it was.
 
             generatedAt in the manifest comes from SOURCE_DATE_EPOCH, else the vault's last git \
-            commit, so two builds of the same content are byte-identical.
+            commit, so two builds of the same content are byte-identical. A file the previous build \
+            wrote with the same bytes is hard-linked rather than written again. On a terminal, a \
+            progress line shows on standard error while the build runs.
 
             Examples:
               locker build
@@ -38,6 +40,9 @@ struct Build: ParsableCommand {
         help: "Where the site is published (https://…/); overrides baseURL in locker.yml.")
     var baseURL: String?
 
+    @Flag(help: "Print how long each phase took, to standard error.")
+    var timings = false
+
     func run() throws {
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil
         {
@@ -47,18 +52,31 @@ struct Build: ParsableCommand {
         if output.path == options.url.path {
             throw LockerError.usage("the output folder cannot be the vault itself")
         }
+        let progress = ProgressLine(timings: timings)
         let compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
-            environment: ProcessInfo.processInfo.environment, baseURL: baseURL)
-        let compilation = try compiler.compile()
+            environment: ProcessInfo.processInfo.environment, baseURL: baseURL, progress: progress)
+        let staging = try OutputWriter.Staging(replacing: output)
+        let compilation: Compilation
+        do {
+            compilation = try compiler.compile(into: staging)
+        } catch {
+            progress.finish()
+            staging.discard()
+            throw error
+        }
+        if compilation.failed { progress.finish() } else { progress.clear() }
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         FileHandle.standardError.write(Data(report.utf8))
         guard !compilation.failed, let manifest = compilation.manifest else {
+            staging.discard()
             FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
             throw ExitCode(1)
         }
-        try OutputWriter.replace(output, with: compilation.files)
+        progress.update(.finishing, done: 0, total: 0)
+        try staging.commit()
+        progress.finish()
         let locales = manifest.locales.joined(separator: ", ")
         func count(_ ids: [String], _ noun: String) -> String {
             let unique = Set(ids).count

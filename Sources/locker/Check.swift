@@ -22,10 +22,16 @@ struct Check: ParsableCommand {
     @Option(help: "How to print problems: text, json, or github (workflow annotations).")
     var format: DiagnosticPrinter.Format = .text
 
+    @Flag(help: "Print how long each phase took, to standard error.")
+    var timings = false
+
     func run() throws {
+        let progress = ProgressLine(timings: timings)
         let compiler = Compiler(
-            vault: options.url, strict: options.strict, environment: ProcessInfo.processInfo.environment, emit: false)
+            vault: options.url, strict: options.strict, environment: ProcessInfo.processInfo.environment, emit: false,
+            progress: progress)
         let compilation = try compiler.compile()
+        progress.finish()
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let output = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         FileHandle.standardOutput.write(Data(output.utf8))

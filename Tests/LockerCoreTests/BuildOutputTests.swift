@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LockerCore
 import LockerKit
+import Testing
+
+@testable import LockerCore
 
 @Suite struct BuildOutputTests {
     static let fixture = GoldenTests.fixtures.appendingPathComponent("syntax/vault")
@@ -13,7 +14,9 @@ import LockerKit
     @Test func buildsAreByteIdentical() throws {
         let compiler = Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         let first = try compiler.compile()
-        let second = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"], cache: ParseCache()).compile()
+        let second = try Compiler(
+            vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"], cache: ParseCache()
+        ).compile()
         #expect(first.files == second.files)
         #expect(!first.files.isEmpty)
 
@@ -72,7 +75,9 @@ import LockerKit
         let removed = oldPaths.subtracting(newPaths)
         #expect(added.count == 1 && removed.count == 1, "only a.md's file is renamed: \(added) \(removed)")
         #expect(added.allSatisfy { $0.hasPrefix("bundles/v1/guide/en/") && !$0.contains("index") })
-        let changedInPlace = after.files.filter { file in before.files.contains { $0.path == file.path && $0.data != file.data } }
+        let changedInPlace = after.files.filter { file in
+            before.files.contains { $0.path == file.path && $0.data != file.data }
+        }
         #expect(
             changedInPlace.map(\.path) == ["bundles/v1/manifest.json", "site/guides/a/index.html"],
             "the index is unchanged: a body edit touches the manifest and the note's own page only")
@@ -106,6 +111,54 @@ import LockerKit
         try OutputWriter.replace(out, with: [OutputFile(path: "new.json", data: Data("{}".utf8))])
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(files == [OutputWriter.marker, "new.json"])
+    }
+
+    @Test func anUnchangedFileIsLinkedFromThePreviousBuildAndEveryOtherWrittenAnew() throws {
+        let out = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        func inode(_ path: String) throws -> Int {
+            let attributes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(path).path)
+            return try #require(attributes[.systemFileNumber] as? Int)
+        }
+        func text(_ path: String) throws -> String {
+            try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
+        }
+        try OutputWriter.replace(
+            out,
+            with: [
+                OutputFile(path: "same.json", data: Data("{}".utf8)),
+                OutputFile(path: "site/page/index.html", data: Data("old".utf8)),
+                OutputFile(path: "edited.txt", data: Data("build".utf8)),
+                OutputFile(path: "gone/x.txt", data: Data("x".utf8)),
+            ])
+        let same = try inode("same.json")
+        let page = try inode("site/page/index.html")
+        // Edited in the output after the build: its size no longer matches the record.
+        try Data("edited by hand".utf8).write(to: out.appendingPathComponent("edited.txt"))
+
+        try OutputWriter.replace(
+            out,
+            with: [
+                OutputFile(path: "same.json", data: Data("{}".utf8)),
+                OutputFile(path: "site/page/index.html", data: Data("new".utf8)),
+                OutputFile(path: "edited.txt", data: Data("build".utf8)),
+            ])
+        #expect(try inode("same.json") == same, "the unchanged file is the previous build's, linked")
+        #expect(try inode("site/page/index.html") != page)
+        #expect(try text("site/page/index.html") == "new")
+        #expect(try text("edited.txt") == "build")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("gone").path))
+        let marker = try text(OutputWriter.marker).split(separator: "\n").dropFirst()
+        #expect(
+            marker == [
+                "\(ContentHash.sha256Hex(Data("build".utf8))) edited.txt",
+                "\(ContentHash.sha256Hex(Data("{}".utf8))) same.json",
+                "\(ContentHash.sha256Hex(Data("new".utf8))) site/page/index.html",
+            ])
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
+        #expect(
+            !siblings.contains { $0.hasPrefix("." + out.lastPathComponent + ".") },
+            "no staging or previous folder is left")
     }
 
     @Test func refusesToReplaceAFolderItDidNotWrite() throws {
@@ -154,11 +207,16 @@ import LockerKit
         let checklists = try manifest.files.filter { $0.kind == "checklist" }.map {
             try JSONDecoder().decode(Checklist.self, from: file($0))
         }
-        let decks = try manifest.files.filter { $0.kind == "deck" }.map { try JSONDecoder().decode(Deck.self, from: file($0)) }
+        let decks = try manifest.files.filter { $0.kind == "deck" }.map {
+            try JSONDecoder().decode(Deck.self, from: file($0))
+        }
         #expect(Set(checklists) == Set(compilation.checklists))
         #expect(Set(decks) == Set(compilation.decks))
         #expect(checklists.map(\.locale).sorted() == ["en", "ru"])
-        #expect(Set(decks.map { "\($0.id)/\($0.locale)" }) == ["sound-signals/ru", "sound-signals/en", "day-shapes/ru", "day-shapes/en"])
+        #expect(
+            Set(decks.map { "\($0.id)/\($0.locale)" }) == [
+                "sound-signals/ru", "sound-signals/en", "day-shapes/ru", "day-shapes/en",
+            ])
 
         // Counts are consistent, so "X/Y" needs no walk of the tree.
         for checklist in checklists {
@@ -170,7 +228,8 @@ import LockerKit
         for deck in decks { #expect(deck.cardCount == deck.cards.count) }
 
         // The index of each kind and locale lists the document with its counts.
-        let index = try #require(manifest.files.first { $0.kind == "index" && $0.lists == "checklist" && $0.locale == "en" })
+        let index = try #require(
+            manifest.files.first { $0.kind == "index" && $0.lists == "checklist" && $0.locale == "en" })
         let entries = try JSONDecoder().decode(ContentIndex.self, from: file(index)).entries
         let english = try #require(checklists.first { $0.locale == "en" })
         #expect(entries.map(\.id) == ["check-in"])

@@ -164,6 +164,38 @@ struct Workspace {
         #expect(try workspace.read("out/bundles/v1/manifest.json") == snapshot)
     }
 
+    @Test func progressShowsOnATerminalOnlyAndTimingsWhenAskedFor() throws {
+        let workspace = try Workspace(["a.md": "Hello [[b]].\n", "b.md": "World.\n"])
+        defer { workspace.remove() }
+        // Not a terminal: no progress line, nothing but the report.
+        let piped = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("\u{1B}"))
+        #expect(piped.stderr == "2 notes checked: 0 errors, 0 warnings.\n")
+
+        let timed = try LockerRun(["build", "vault", "--out", "out", "--timings"], in: workspace.root)
+        let phases = timed.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+        #expect(phases == ["2", "scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total"])
+        let checked = try LockerRun(["check", "vault", "--timings"], in: workspace.root)
+        #expect(
+            checked.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first } == [
+                "scanning", "parsing", "linking", "total",
+            ])
+
+        // A terminal (script(1) gives the command one): the line is drawn, then cleared before
+        // anything else is printed.
+        let command = "\(LockerRun.binary.path) build vault --out out"
+        let terminal = try LockerRun(
+            ["-qec", command, "/dev/null"], in: workspace.root, environment: ["TERM": "xterm"],
+            executable: "/usr/bin/script")
+        #expect(terminal.status == 0, "\(terminal.stdout)")
+        let clear = "\r\u{1B}[2K"
+        #expect(terminal.stdout.contains(clear + "parsing 0/2 notes…" + clear + "parsing 2/2 notes…"))
+        #expect(terminal.stdout.contains(clear + "rendering 2/2 pages…" + clear + "2 notes checked"))
+        #expect(terminal.stdout.contains(clear + "finishing…" + clear + "Built 2 guides, 0 checklists and 0 decks"))
+        #expect(terminal.stdout.hasSuffix("out/site: 4 pages.\r\n"), "\(terminal.stdout)")
+    }
+
     @Test func failedBuildWritesNothingAndKeepsThePreviousOutput() throws {
         let workspace = try Workspace(["a.md": "Fine.\n"])
         defer { workspace.remove() }

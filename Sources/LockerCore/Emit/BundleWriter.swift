@@ -1,17 +1,6 @@
 import Foundation
 import LockerKit
 
-/// A file of the build output: its path relative to the output folder, and its bytes.
-public struct OutputFile: Sendable, Hashable {
-    public var path: String
-    public var data: Data
-
-    public init(path: String, data: Data) {
-        self.path = path
-        self.data = data
-    }
-}
-
 /// Lays out the bundle: one content-addressed file per document, an index per kind and locale,
 /// the assets, the manifest and the `_headers` file for the host.
 ///
@@ -21,32 +10,35 @@ struct BundleWriter: Sendable {
     var config: VaultConfig
     var generatedAt: String?
 
-    func render(documents: [Document], assets: [AssetCatalog.Asset]) throws -> (files: [OutputFile], manifest: Manifest)
-    {
+    /// Writes every file of the bundle into `sink` as it is encoded, and returns the manifest.
+    func render(
+        documents: [Document], assets: [AssetCatalog.Asset], into sink: some OutputSink,
+        progress: ProgressCounter? = nil
+    ) throws -> Manifest {
         let root = BundleSchema.folder
-        var files: [OutputFile] = []
-        var entries: [Manifest.File] = []
 
-        func add(_ relative: String, _ data: Data, kind: String, locale: String?, id: String?, lists: String?) {
-            files.append(OutputFile(path: root + "/" + relative, data: data))
-            entries.append(
-                Manifest.File(
-                    path: relative, kind: kind, locale: locale, id: id, lists: lists,
-                    sha256: ContentHash.sha256Hex(data),
-                    size: data.count))
-        }
-        func hashed(_ folder: String, _ prefix: String, _ data: Data) -> String {
-            "\(folder)/\(prefix)\(ContentHash.sha256Hex(data).prefix(16)).json"
+        /// Writes one file named by its hash (assets keep their names) and describes it.
+        @Sendable func emit(
+            _ data: Data, folder: String, prefix: String = "", kind: String, locale: String?, id: String?,
+            lists: String?, name: String? = nil
+        ) throws -> Manifest.File {
+            let sha256 = ContentHash.sha256Hex(data)
+            let relative = name ?? "\(folder)/\(prefix)\(sha256.prefix(16)).json"
+            try sink.write(OutputFile(path: root + "/" + relative, data: data))
+            return Manifest.File(
+                path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
         }
 
-        let encoded = Compiler.parallelMap(documents) { document in Result { try document.encoded() } }
-        for (document, result) in zip(documents, encoded) {
-            let data = try result.get()
-            let folder = "\(document.kind)/\(document.locale)"
-            add(
-                hashed(folder, "", data), data, kind: document.kind.rawValue, locale: document.locale, id: document.id,
-                lists: nil)
+        // Documents are encoded and written on every core; only their manifest entries are kept.
+        let written = Compiler.parallelMap(documents) { document in
+            defer { progress?.tick() }
+            return Result {
+                try emit(
+                    try document.encoded(), folder: "\(document.kind)/\(document.locale)",
+                    kind: document.kind.rawValue, locale: document.locale, id: document.id, lists: nil)
+            }
         }
+        var entries = try written.map { try $0.get() }
         // Every kind has an index in every locale, listing every document of the kind: in that
         // locale when translated, else in the default locale, else in the first locale that has it.
         for kind in ContentKind.known {
@@ -60,14 +52,17 @@ struct BundleWriter: Sendable {
                 indexEntries.sort(by: Self.indexOrder)
                 let data = try CanonicalJSON.encode(
                     ContentIndex(kind: kind, locale: locale, entries: indexEntries), layout: .compact)
-                add(
-                    hashed("\(kind)/\(locale)", "index.", data), data, kind: "index", locale: locale, id: nil,
-                    lists: kind.rawValue)
+                entries.append(
+                    try emit(
+                        data, folder: "\(kind)/\(locale)", prefix: "index.", kind: "index", locale: locale, id: nil,
+                        lists: kind.rawValue))
             }
         }
-        var written: Set<String> = []
-        for asset in assets where written.insert(asset.bundlePath).inserted {
-            add(asset.bundlePath, asset.data, kind: "asset", locale: nil, id: nil, lists: nil)
+        var seen: Set<String> = []
+        for asset in assets where seen.insert(asset.bundlePath).inserted {
+            entries.append(
+                try emit(
+                    asset.data, folder: "", kind: "asset", locale: nil, id: nil, lists: nil, name: asset.bundlePath))
         }
         entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let manifest = Manifest(
@@ -75,11 +70,10 @@ struct BundleWriter: Sendable {
             contentVersion: Manifest.contentVersion(of: entries),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: entries)
-        files.append(
+        try sink.write(
             OutputFile(path: root + "/manifest.json", data: try CanonicalJSON.encode(manifest, layout: .compact)))
-        files.append(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
-        files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        return (files, manifest)
+        try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
+        return manifest
     }
 
     static func indexOrder(_ lhs: ContentIndex.Entry, _ rhs: ContentIndex.Entry) -> Bool {

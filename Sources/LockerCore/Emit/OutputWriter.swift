@@ -1,4 +1,5 @@
 import Foundation
+import LockerKit
 
 #if canImport(Glibc)
     import Glibc
@@ -9,81 +10,196 @@ import Foundation
 /// Writes the build output so that the output folder is always either the previous build or
 /// the new one, never a mix.
 ///
-/// Everything is written into a staging folder beside the output folder, then swapped in with
-/// two renames on the same file system. A folder that holds anything but a previous Locker build
-/// is never replaced.
+/// Files are written into a staging folder beside the output folder as the build makes them
+/// (``Staging``), then swapped in with two renames on the same file system. A folder that holds
+/// anything but a previous Locker build is never replaced.
 ///
 /// Files are written on every core with plain `write(2)` calls and no per-file sync; the file
 /// system is synced once, before the swap, so a crash never leaves a swapped-in folder of
-/// unwritten files.
+/// unwritten files. The marker file lists every file with its SHA-256: a file the previous build
+/// wrote with the same bytes is hard-linked into the new one instead of written again, so an
+/// unchanged file costs no new inode, no data blocks and nothing to free when the previous build
+/// is removed.
 public enum OutputWriter {
-    /// Marks a folder as Locker's output, so a later build may replace it.
+    /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
     public static let marker = ".locker-build"
 
+    private static let markerHeading = "This folder is written by locker build and replaced whole by the next build.\n"
+
+    /// Replaces the output folder with these files.
     public static func replace(_ output: URL, with files: [OutputFile]) throws {
-        let fileManager = FileManager.default
-        let output = output.standardizedFileURL
-        let parent = output.deletingLastPathComponent()
-        try create(parent)
-        var isDirectory: ObjCBool = false
-        if fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw LockerError.usage("\(output.path) exists and is not a folder; refusing to replace it")
-            }
-            let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
-            if !contents.isEmpty, !fileManager.fileExists(atPath: output.appendingPathComponent(marker).path) {
-                throw LockerError.usage(
-                    "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)")
-            }
-        }
-        let token = UUID().uuidString.prefix(8)
-        let staging = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(token)")
-        let previous = parent.appendingPathComponent(".\(output.lastPathComponent).previous-\(token)")
+        let staging = try Staging(replacing: output)
         do {
-            try create(staging)
-            let folders = Set(files.map { VaultPath.folder(of: $0.path) }).subtracting([""])
-            for folder in folders.sorted() {
-                try create(staging.appendingPathComponent(folder, isDirectory: true))
-            }
-            let failures = Compiler.parallelMap(Array(files.indices)) { index -> String? in
-                let file = files[index]
+            let failures = Compiler.parallelMap(files) { file -> String? in
                 do {
-                    try writeFile(file.data, to: staging.path + "/" + file.path)
+                    try staging.write(file)
                     return nil
                 } catch {
                     return "\(error)"
                 }
             }
             if let failure = failures.compactMap({ $0 }).first { throw LockerError.io(failure) }
-            try writeFile(
-                Data("This folder is written by locker build and replaced whole by the next build.\n".utf8),
-                to: staging.path + "/" + marker)
-            flush(staging.path)
-            if fileManager.fileExists(atPath: output.path) {
-                try fileManager.moveItem(at: output, to: previous)
-                do {
-                    try fileManager.moveItem(at: staging, to: output)
-                } catch {
-                    try? fileManager.moveItem(at: previous, to: output)
-                    throw error
-                }
-                try? fileManager.removeItem(at: previous)
-            } else {
-                try fileManager.moveItem(at: staging, to: output)
-            }
-        } catch let error as LockerError {
-            try? fileManager.removeItem(at: staging)
-            throw error
+            try staging.commit()
         } catch {
-            try? fileManager.removeItem(at: staging)
-            throw LockerError.io("cannot write \(output.path): \(error.localizedDescription)")
+            staging.discard()
+            throw error
         }
     }
 
+    /// A build being written beside its output folder: ``write(_:)`` from any thread, then
+    /// ``commit()`` to swap it in, or ``discard()``.
+    public final class Staging: OutputSink, @unchecked Sendable {
+        /// The output folder this build replaces.
+        public let output: URL
+        /// Where the files are written until the swap.
+        public let folder: URL
+        private let previous: URL
+        /// The previous build's files and their SHA-256, from its marker.
+        private let previousFiles: [String: String]
+        private let lock = NSLock()
+        private var folders: Set<String> = [""]
+        private var written: [String: String] = [:]
+        /// How many files were linked from the previous build rather than written.
+        public private(set) var linkedCount = 0
+
+        /// Checks that `output` may be replaced and creates the staging folder beside it.
+        public init(replacing output: URL) throws {
+            let fileManager = FileManager.default
+            let output = output.standardizedFileURL
+            let parent = output.deletingLastPathComponent()
+            try OutputWriter.create(parent)
+            var isDirectory: ObjCBool = false
+            var previousFiles: [String: String] = [:]
+            if fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else {
+                    throw LockerError.usage("\(output.path) exists and is not a folder; refusing to replace it")
+                }
+                let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
+                let markerPath = output.appendingPathComponent(marker).path
+                if !contents.isEmpty, !fileManager.fileExists(atPath: markerPath) {
+                    throw LockerError.usage(
+                        "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)"
+                    )
+                }
+                previousFiles = fileManager.contents(atPath: markerPath).map(OutputWriter.record(in:)) ?? [:]
+            }
+            let token = UUID().uuidString.prefix(8)
+            self.output = output
+            self.previousFiles = previousFiles
+            folder = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(token)")
+            previous = parent.appendingPathComponent(".\(output.lastPathComponent).previous-\(token)")
+            try OutputWriter.create(folder)
+        }
+
+        public func write(_ file: OutputFile) throws {
+            try ensureFolder(VaultPath.folder(of: file.path))
+            let hash = ContentHash.sha256Hex(file.data)
+            let target = folder.path + "/" + file.path
+            var linked = false
+            if previousFiles[file.path] == hash {
+                let source = output.path + "/" + file.path
+                var status = stat()
+                if lstat(source, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == file.data.count {
+                    linked = link(source, target) == 0
+                }
+            }
+            if !linked { try OutputWriter.writeFile(file.data, to: target) }
+            lock.lock()
+            written[file.path] = hash
+            if linked { linkedCount += 1 }
+            lock.unlock()
+        }
+
+        /// Creates a folder of the staging tree and its parents, once each.
+        private func ensureFolder(_ relative: String) throws {
+            lock.lock()
+            let known = folders.contains(relative)
+            lock.unlock()
+            guard !known else { return }
+            try ensureFolder(VaultPath.folder(of: relative))
+            let path = folder.path + "/" + relative
+            if mkdir(path, 0o755) != 0, errno != EEXIST {
+                throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
+            }
+            lock.lock()
+            folders.insert(relative)
+            lock.unlock()
+        }
+
+        /// Writes the marker, syncs, and swaps the staging folder in for the output folder; then
+        /// removes the previous build.
+        public func commit() throws {
+            let fileManager = FileManager.default
+            lock.lock()
+            let files = written
+            lock.unlock()
+            do {
+                var text = markerHeading
+                for path in files.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    text += "\(files[path] ?? "") \(path)\n"
+                }
+                try OutputWriter.writeFile(Data(text.utf8), to: folder.path + "/" + marker)
+                OutputWriter.flush(folder.path)
+                if fileManager.fileExists(atPath: output.path) {
+                    try fileManager.moveItem(at: output, to: previous)
+                    do {
+                        try fileManager.moveItem(at: folder, to: output)
+                    } catch {
+                        try? fileManager.moveItem(at: previous, to: output)
+                        throw error
+                    }
+                    OutputWriter.remove(previous, listing: Array(previousFiles.keys) + [marker])
+                } else {
+                    try fileManager.moveItem(at: folder, to: output)
+                }
+            } catch let error as LockerError {
+                discard()
+                throw error
+            } catch {
+                discard()
+                throw LockerError.io("cannot write \(output.path): \(error.localizedDescription)")
+            }
+        }
+
+        /// Removes the staging folder; the output folder stays as it was.
+        public func discard() {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// The files a marker lists, by path: lines of `<sha256> <path>` after the heading.
+    static func record(in data: Data) -> [String: String] {
+        var files: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            files[String(line[line.index(after: space)...])] = String(line[..<space])
+        }
+        return files
+    }
+
+    /// Removes a previous build: the files its marker lists on every core, then its folders
+    /// deepest first, then whatever else is left.
+    private static func remove(_ folder: URL, listing files: [String]) {
+        let root = folder.path
+        _ = Compiler.parallelMap(files) { path in unlink(root + "/" + path) }
+        var folders: Set<String> = []
+        for path in files {
+            var current = VaultPath.folder(of: path)
+            while !current.isEmpty, folders.insert(current).inserted { current = VaultPath.folder(of: current) }
+        }
+        let byDepth = Dictionary(grouping: folders) { $0.utf8.count(where: { $0 == UInt8(ascii: "/") }) }
+        for depth in byDepth.keys.sorted(by: >) {
+            _ = Compiler.parallelMap(byDepth[depth] ?? []) { path in rmdir(root + "/" + path) }
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// Creates a file that must not exist yet and writes all of `data` into it.
-    private static func writeFile(_ data: Data, to path: String) throws {
+    static func writeFile(_ data: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0

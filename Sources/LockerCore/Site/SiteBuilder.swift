@@ -133,25 +133,28 @@ struct SiteBuilder {
 
     // MARK: Rendering
 
-    /// Every file of the site, relative to its folder, sorted by path.
-    func render() throws -> [OutputFile] {
-        var files: [OutputFile] = []
+    /// Writes every file of the site into `sink`, under ``folder``, as it is rendered; returns
+    /// how many pages (`index.html` files) it wrote.
+    func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Int {
         var listed: [(path: String, locale: String, alternates: [String: String])] = []
         var htmlPaths: [String] = []
-        func write(_ route: Route, _ html: String) {
-            files.append(OutputFile(path: route.path + "index.html", data: Data(html.utf8)))
+        @Sendable func emit(_ path: String, _ data: Data) throws {
+            try sink.write(OutputFile(path: Self.folder + "/" + path, data: data))
+        }
+        func write(_ route: Route, _ html: String) throws {
+            try emit(route.path + "index.html", Data(html.utf8))
             htmlPaths.append(route.path)
         }
 
         // Shared files: assets, the icon, the style sheet (rendered once, linked from every page).
-        for asset in assets.site { files.append(OutputFile(path: asset.bundlePath, data: asset.data)) }
-        func hashedAsset(_ data: Data, suffix: String) -> String {
+        for asset in assets.site { try emit(asset.bundlePath, asset.data) }
+        func hashedAsset(_ data: Data, suffix: String) throws -> String {
             let path = "assets/" + ContentHash.sha256Hex(data).prefix(16) + suffix
-            files.append(OutputFile(path: path, data: data))
+            try emit(path, data)
             return path
         }
-        let iconPath = hashedAsset(Data(SiteIcon.svg.utf8), suffix: ".svg")
-        let stylePath = hashedAsset(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
+        let iconPath = try hashedAsset(Data(SiteIcon.svg.utf8), suffix: ".svg")
+        let stylePath = try hashedAsset(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
 
         // Which locales each document and page exists in.
         let documentsByKey = Dictionary(grouping: documents) { "\($0.kind)/\($0.id)" }
@@ -185,7 +188,7 @@ struct SiteBuilder {
                 let html = try context.landing(
                     page, variant: variant, route: route, canonical: canonical, alternates: alternate,
                     link: { linkTarget($0, page.locale) })
-                write(route, html)
+                try write(route, html)
                 if variant == 0 { listed.append((route.path, page.locale, alternate)) }
             }
         }
@@ -195,20 +198,24 @@ struct SiteBuilder {
         let rootImages = Dictionary(
             uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) }
         )
+        // Rendered and written on every core; only the routes are kept.
         let rendered = Compiler.parallelMap(documents) { document in
+            defer { progress?.tick() }
             let route = route(of: document)
             let alternate = alternates(
                 (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
             let image = rootImages[document.locale] ?? nil
-            let html = Result {
-                try context.document(
+            let written = Result {
+                let html = try context.document(
                     document, route: route, alternates: alternate, image: image,
                     link: { target in linkTarget(target, document.locale) })
+                try emit(route.path + "index.html", Data(html.utf8))
             }
-            return (route, alternate, html)
+            return (route, alternate, written)
         }
-        for (route, alternate, html) in rendered {
-            write(route, try html.get())
+        for (route, alternate, written) in rendered {
+            try written.get()
+            htmlPaths.append(route.path)
             listed.append((route.path, route.locale, alternate))
         }
 
@@ -222,14 +229,14 @@ struct SiteBuilder {
                 let html = try context.index(
                     kind, entries: entries.map { ($0, self.route(of: $0).path) }, route: route,
                     alternates: alternates(routes))
-                write(route, html)
+                try write(route, html)
                 listed.append((route.path, route.locale, alternates(routes)))
             }
         }
         if pages.isEmpty {
             let routes = config.locales.map { Route(path: prefix($0), locale: $0) }
             for route in routes {
-                write(
+                try write(
                     route,
                     try context.home(
                         route: route, kinds: documentKinds.map { ($0, indexRoute($0, route.locale).path) },
@@ -239,11 +246,11 @@ struct SiteBuilder {
         }
 
         // The 404 page is served for any missing path, so its links are absolute when they can be.
-        files.append(OutputFile(path: "404.html", data: Data(try context.notFound().utf8)))
-        files.append(OutputFile(path: "robots.txt", data: Data(robots.utf8)))
-        if let sitemap = sitemap(listed) { files.append(OutputFile(path: "sitemap.xml", data: Data(sitemap.utf8))) }
-        files.append(OutputFile(path: "_headers", data: Data(headers(htmlPaths).utf8)))
-        return files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        try emit("404.html", Data(try context.notFound().utf8))
+        try emit("robots.txt", Data(robots.utf8))
+        if let sitemap = sitemap(listed) { try emit("sitemap.xml", Data(sitemap.utf8)) }
+        try emit("_headers", Data(headers(htmlPaths).utf8))
+        return htmlPaths.count
     }
 
     private var robots: String {

@@ -1,0 +1,107 @@
+import Foundation
+import LockerCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Shows a long build's progress on one line of standard error (`parsing 4,213/10,000 notes`),
+/// redrawn at most ten times a second and cleared when done; and, with `--timings`, how long each
+/// phase took. Draws nothing when standard error is not a terminal, so logs and CI stay clean.
+final class ProgressLine: BuildProgress, @unchecked Sendable {
+    private let draws: Bool
+    private let timings: Bool
+    private let lock = NSLock()
+    private var phase: BuildPhase?
+    private var phaseStart: UInt64 = 0
+    private var lastDraw: UInt64 = 0
+    private var drawn = false
+    private var durations: [(BuildPhase, Double)] = []
+
+    /// - Parameters:
+    ///   - interactive: whether to draw; by default, when standard error is a terminal other than `dumb`.
+    ///   - timings: whether ``finish()`` prints each phase's wall time.
+    init(interactive: Bool? = nil, timings: Bool = false) {
+        draws =
+            interactive ?? (isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+        self.timings = timings
+    }
+
+    func update(_ phase: BuildPhase, done: Int, total: Int) {
+        guard draws || timings else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.lock()
+        defer { lock.unlock() }
+        if phase != self.phase {
+            endPhase(at: now)
+            self.phase = phase
+            phaseStart = now
+        } else if now - lastDraw < 100_000_000, done != total {
+            return
+        }
+        guard draws else { return }
+        lastDraw = now
+        var line = phase.rawValue
+        if total > 0 {
+            line += " \(Self.grouped(done))/\(Self.grouped(total)) \(phase.unit)"
+        }
+        write("\r\u{1B}[2K" + line + "…")
+        drawn = true
+    }
+
+    /// Clears the line and prints the timings, if asked for.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        endPhase(at: DispatchTime.now().uptimeNanoseconds)
+        phase = nil
+        clearLine()
+        guard timings, !durations.isEmpty else { return }
+        var out = ""
+        for (phase, seconds) in durations {
+            out +=
+                phase.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%7.3f s\n", seconds)
+        }
+        out +=
+            "total".padding(toLength: 10, withPad: " ", startingAt: 0)
+            + String(format: "%7.3f s\n", durations.reduce(0) { $0 + $1.1 })
+        write(out)
+        durations = []
+    }
+
+    /// Clears the line, so other output can be printed; the next update draws it again.
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        clearLine()
+    }
+
+    private func clearLine() {
+        if drawn { write("\r\u{1B}[2K") }
+        drawn = false
+    }
+
+    private func endPhase(at now: UInt64) {
+        guard let phase else { return }
+        durations.append((phase, Double(now - phaseStart) / 1e9))
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// `10,000`: thousands grouped, the same in every locale.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return out
+    }
+}
