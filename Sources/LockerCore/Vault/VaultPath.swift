@@ -4,7 +4,9 @@ import Foundation
 enum VaultPath {
     /// NFC, forward slashes: how every path and link target is compared.
     static func normalize(_ path: String) -> String {
-        path.replacingOccurrences(of: "\\", with: "/").precomposedStringWithCanonicalMapping
+        // ASCII without backslashes, the usual case, is already normal.
+        if path.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) { return path }
+        return path.replacingOccurrences(of: "\\", with: "/").precomposedStringWithCanonicalMapping
     }
 
     /// The folder part of a path, `""` for the vault root.

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A file found in the vault.
 struct VaultFile: Sendable, Hashable {
     /// Relative to the vault, `/`-separated, NFC.
@@ -27,52 +33,101 @@ struct VaultScanner: Sendable {
     var skipping: [String] = []
 
     func scan() throws -> VaultListing {
-        let fileManager = FileManager.default
         let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
+        let start = root.standardizedFileURL.path
         var listing = VaultListing()
-        let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey, .isRegularFileKey]
-        guard
-            let enumerator = fileManager.enumerator(
-                at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles, .skipsPackageDescendants])
-        else {
+        let skipped = Set(skipping)
+        guard let top = Self.entries(of: start) else {
             throw LockerError.io("cannot read the vault folder \(root.path)")
         }
-        let skipped = Set(skipping)
-        for case let url as URL in enumerator {
-            let values = try? url.resourceValues(forKeys: Set(keys))
-            let absolute = url.standardizedFileURL.path
-            guard let relative = Self.relativePath(absolute, root: root.standardizedFileURL.path) else { continue }
-            let path = VaultPath.normalize(relative)
-            if values?.isDirectory == true {
-                if skipped.contains(absolute) || config.isExcluded(path) { enumerator.skipDescendants() }
-                continue
-            }
-            if config.isExcluded(path) || path == VaultConfig.fileName { continue }
-            if values?.isSymbolicLink == true {
-                let target = url.resolvingSymlinksInPath().standardizedFileURL.path
-                let inside = target == rootPath || target.hasPrefix(rootPath + "/")
-                guard inside else {
-                    listing.diagnostics.append(
-                        Diagnostic(.warning, .fileOutsideVault, "symbolic link leads outside the vault; not read", file: path))
+        // Depth first, each folder's entries in name order; the lists are sorted at the end anyway.
+        var pending: [(relative: String, entries: [Entry])] = [("", top)]
+        while let (folder, entries) = pending.popLast() {
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
+                let absolute = start + "/" + relative
+                let path = VaultPath.normalize(relative)
+                var kind = entry.kind
+                if kind == .unknown { kind = Self.kind(at: absolute) }
+                switch kind {
+                case .folder:
+                    if skipped.contains(absolute) || config.isExcluded(path) { continue }
+                    if let children = Self.entries(of: absolute) { pending.append((relative, children)) }
+                    continue
+                case .file:
+                    break
+                case .link:
+                    if config.isExcluded(path) || path == VaultConfig.fileName { continue }
+                    let target = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().standardizedFileURL.path
+                    guard target == rootPath || target.hasPrefix(rootPath + "/") else {
+                        listing.diagnostics.append(
+                            Diagnostic(
+                                .warning, .fileOutsideVault, "symbolic link leads outside the vault; not read",
+                                file: path))
+                        continue
+                    }
+                    guard Self.kind(at: target, following: true) == .file else { continue }
+                case .other, .unknown:
                     continue
                 }
-                var isDirectory: ObjCBool = false
-                guard fileManager.fileExists(atPath: target, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                    continue
+                if config.isExcluded(path) || path == VaultConfig.fileName { continue }
+                let file = VaultFile(path: path, url: URL(fileURLWithPath: absolute, isDirectory: false))
+                if VaultPath.fileExtension(of: path) == "md" {
+                    listing.notes.append(file)
+                } else {
+                    listing.assets.append(file)
                 }
-            } else if values?.isRegularFile != true {
-                continue
-            }
-            let file = VaultFile(path: path, url: url)
-            if VaultPath.fileExtension(of: path) == "md" {
-                listing.notes.append(file)
-            } else {
-                listing.assets.append(file)
             }
         }
         listing.notes.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         listing.assets.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return listing
+    }
+
+    private enum Kind { case file, folder, link, other, unknown }
+
+    private struct Entry {
+        var name: String
+        var kind: Kind
+    }
+
+    /// A folder's entries with their types as `readdir(3)` reports them: one system call per
+    /// batch of entries rather than a `stat` per file.
+    private static func entries(of path: String) -> [Entry]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var entries: [Entry] = []
+        while let pointer = readdir(directory) {
+            let name = withUnsafePointer(to: pointer.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if name == "." || name == ".." { continue }
+            let kind: Kind =
+                switch Int32(pointer.pointee.d_type) {
+                case Int32(DT_DIR): .folder
+                case Int32(DT_REG): .file
+                case Int32(DT_LNK): .link
+                case Int32(DT_UNKNOWN): .unknown
+                default: .other
+                }
+            entries.append(Entry(name: name, kind: kind))
+        }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return entries
+    }
+
+    /// What is at a path, for file systems whose `readdir` does not say.
+    private static func kind(at path: String, following: Bool = false) -> Kind {
+        var status = stat()
+        guard (following ? stat(path, &status) : lstat(path, &status)) == 0 else { return .other }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file
+        case S_IFLNK: return .link
+        default: return .other
+        }
     }
 
     static func relativePath(_ path: String, root: String) -> String? {
