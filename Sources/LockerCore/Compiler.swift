@@ -239,10 +239,11 @@ public struct Compiler: Sendable {
                 )
             }
             let bytes = Array(data)
+            guard let cache else { return parser.parse(path: file.path, bytes: bytes) }
             let key = ParseCache.Key(path: file.path, sha256: ContentHash.sha256Hex(bytes))
-            if let cached = cache?.lookup(key) { return cached }
+            if let cached = cache.lookup(key) { return cached }
             let result = parser.parse(path: file.path, bytes: bytes)
-            cache?.store(result, for: key)
+            cache.store(result, for: key)
             return result
         }
     }

@@ -18,11 +18,14 @@ struct YAMLReader: Sendable {
     func read(_ text: String) -> Result<YAMLValue?, Diagnostic> {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text, .default, .default, .utf8)
+            // The basic resolver tags no scalar, so composing runs no regular expression per
+            // scalar; `scalarType` resolves only the scalars that can be other than text.
+            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             return .failure(diagnostic(for: error))
         } catch {
-            return .failure(Diagnostic(.error, syntaxCode, "invalid YAML: \(error)", file: file, at: position(line: 1, column: 1)))
+            return .failure(
+                Diagnostic(.error, syntaxCode, "invalid YAML: \(error)", file: file, at: position(line: 1, column: 1)))
         }
         guard let node else { return .success(nil) }
         var budget = nodeBudget
@@ -55,7 +58,8 @@ struct YAMLReader: Sendable {
                 .error, duplicateCode, "key '\(name)' appears more than once", file: file,
                 at: position(context.mark))
         case .reader(let problem, _, _, _):
-            return Diagnostic(.error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(line: 1, column: 1))
+            return Diagnostic(
+                .error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(line: 1, column: 1))
         default:
             return Diagnostic(.error, syntaxCode, "invalid YAML", file: file, at: position(line: 1, column: 1))
         }
@@ -91,6 +95,10 @@ struct YAMLReader: Sendable {
 
     private func scalarType(_ scalar: Node.Scalar) -> YAMLValue.ScalarType {
         guard scalar.style == .plain || scalar.style == .any else { return .string }
+        // YAML's null, bool, int and float forms start with one of these characters or are at
+        // most five letters long (`false`, `NULL`); anything else is text, without a regex.
+        let text = scalar.string.utf8
+        if let first = text.first, text.count > 5, !"-+.~0123456789<=".utf8.contains(first) { return .string }
         switch Resolver.default.resolveTag(of: .scalar(scalar)) {
         case .null: return .null
         case .bool: return .bool

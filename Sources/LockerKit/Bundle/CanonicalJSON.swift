@@ -119,8 +119,23 @@ public enum CanonicalJSON {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Whether a byte is written as an escape rather than as itself.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+    }
+
     fileprivate static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
+        // Most strings need no escape: copied in one go.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: needsEscape) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            out.append(0x22)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case 0x22: out.append(contentsOf: [0x5C, 0x22])

@@ -1,0 +1,32 @@
+import Testing
+
+@testable import LockerCore
+
+@Suite struct YAMLReaderTests {
+    /// Plain scalars get YAML's types; quoted ones and everything else are text.
+    @Test(arguments: [
+        ("12", YAMLValue.ScalarType.int), ("-3", .int), ("+7", .int), ("0x1F", .int), ("0o17", .int), ("1_000", .int),
+        ("1.5", .float), ("-0.5", .float), (".inf", .float), (".NaN", .float), ("1e+3", .float),
+        ("true", .bool), ("False", .bool), ("no", .bool), ("YES", .bool), ("on", .bool), ("off", .bool),
+        ("~", .null), ("null", .null), ("NULL", .null),
+        ("Note 1234", .string), ("yes please", .string), ("2024-01-01", .string), ("nothing", .string),
+        ("offshore", .string), ("12 knots", .string), ("\"12\"", .string), ("'true'", .string), ("Якорь", .string),
+    ])
+    func plainScalarsAreTyped(_ text: String, _ type: YAMLValue.ScalarType) throws {
+        let value = try YAMLReader(file: "note.md").read("key: \(text)\n").get()
+        guard case .mapping(let entries, _)? = value, case .scalar(_, let found, _) = entries.first?.value else {
+            Issue.record("not a mapping of one scalar: \(String(describing: value))")
+            return
+        }
+        #expect(found == type, "\(text)")
+    }
+
+    @Test func anEmptyValueIsNull() throws {
+        let value = try YAMLReader(file: "note.md").read("key:\n").get()
+        guard case .mapping(let entries, _)? = value, case .scalar(_, let found, _) = entries.first?.value else {
+            Issue.record("not a mapping of one scalar")
+            return
+        }
+        #expect(found == .null)
+    }
+}
