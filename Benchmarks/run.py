@@ -1,10 +1,23 @@
 #!/usr/bin/env python3
-"""Times `locker check` and `locker build` (release build) on a generated vault.
+"""Times `locker build` and `locker check` (release) against the cmark-gfm floor and Hugo.
 
-Usage: python3 Benchmarks/run.py [NOTES] [RUNS]. Prints the median wall time and the peak
-resident memory of each command. Run on a quiet machine; quote medians, not single runs."""
+Usage: python3 Benchmarks/run.py [NOTES] [RUNS]   (defaults: 10000 notes, 3 runs)
+
+One generated vault of guide notes (`generate.py --guides`: about 4 KB each, 41 MB for 10,000)
+and the same notes as a minimal Hugo site. Each command runs RUNS times; the table gives the
+median wall time, its ratio to the floor and to Hugo, the CPU time over the wall time (2.0 means
+both of two cores busy) and the peak resident memory of the slowest-memory run.
+
+- floor: `Floor/cmark_floor.c`, the cmark-gfm library alone parsing and rendering every note to
+  HTML on one thread, with the GFM extensions: what no Markdown tool can beat.
+- locker check / locker build: every build writes into a new output folder, as a first build does.
+- rebuild, no change / rebuild, one note: `locker build` again into the last output folder,
+  unchanged, then with one note edited.
+- hugo: Debian's `hugo`, when installed, into a new folder each run.
+
+The machine is shared and noisy: quote medians and ratios, and re-run before drawing conclusions.
+"""
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -16,35 +29,96 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCKER = os.path.join(ROOT, ".build", "release", "locker")
 
 
-def measure(arguments, runs):
-    times, peaks = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        start = time.perf_counter()
-        result = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env={**os.environ, "SOURCE_DATE_EPOCH": "0"})
-        times.append(time.perf_counter() - start)
-        peaks.append(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-        if result.returncode not in (0, 1):
-            sys.exit(f"{' '.join(arguments)} failed: {result.stderr.decode()[-2000:]}")
-    return statistics.median(times), max(peaks) / 1024
+def run(arguments, stdin=None, cwd=None):
+    """Runs a command; returns its wall seconds, CPU seconds and peak RSS in MB."""
+    start = time.perf_counter()
+    process = subprocess.Popen(arguments, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd,
+                               env={**os.environ, "SOURCE_DATE_EPOCH": "0"})
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"{' '.join(arguments)} failed ({code}): {stderr[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def measure(name, runs, make_arguments, stdin_path=None, before=None):
+    walls, cpus, peaks = [], [], []
+    for index in range(runs):
+        if before:
+            before(index)
+        stdin = open(stdin_path, "rb") if stdin_path else None
+        try:
+            wall, cpu, peak = run(make_arguments(index), stdin=stdin)
+        finally:
+            if stdin:
+                stdin.close()
+        walls.append(wall)
+        cpus.append(cpu / wall)
+        peaks.append(peak)
+    return {"name": name, "wall": statistics.median(walls), "cores": statistics.median(cpus), "rss": max(peaks)}
+
+
+def build_floor(work):
+    binary = os.path.join(work, "cmark_floor")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libcmark-gfm"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(ROOT, "Benchmarks", "Floor", "cmark_floor.c"), *flags,
+                    "-lcmark-gfm-extensions"], check=True)
+    return binary
 
 
 def main():
     notes = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    work = tempfile.mkdtemp(prefix="locker-bench-")
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    if not os.access(LOCKER, os.X_OK):
+        sys.exit("no release build: run `swift build -c release` first (make bench does)")
+    work = tempfile.mkdtemp(prefix="locker-bench-", dir=os.environ.get("LOCKER_BENCH_DIR"))
     try:
         vault = os.path.join(work, "vault")
-        subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "generate.py"), vault, str(notes)], check=True)
-        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(vault) for f in fs)
-        print(f"vault: {notes} notes, {size / 1e6:.1f} MB; {runs} runs each; {os.cpu_count()} cores")
-        for name, arguments in [
-            ("check", [LOCKER, "check", vault]),
-            ("build", [LOCKER, "build", vault, "--out", os.path.join(work, "out")]),
-        ]:
-            median, peak = measure(arguments, runs)
-            print(f"locker {name}: median {median:.2f} s, peak RSS {peak:.0f} MB")
+        hugo_site = os.path.join(work, "hugo")
+        subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "generate.py"), vault, str(notes), "--guides",
+                        "--hugo", hugo_site], check=True)
+        paths = sorted(os.path.join(folder, name) for folder, _, names in os.walk(vault) for name in names
+                       if name.endswith(".md"))
+        size = sum(os.path.getsize(path) for path in paths)
+        listing = os.path.join(work, "files.txt")
+        with open(listing, "w") as handle:
+            handle.write("\n".join(paths) + "\n")
+        floor = build_floor(work)
+        print(f"vault: {len(paths)} guide notes, {size / 1e6:.1f} MB; {runs} runs each; {os.cpu_count()} cores")
+
+        results = [measure("cmark-gfm floor (1 thread)", runs, lambda i: [floor], stdin_path=listing)]
+        results.append(measure("locker check", runs, lambda i: [LOCKER, "check", vault]))
+        outputs = [os.path.join(work, f"out-{i}") for i in range(runs)]
+        results.append(measure("locker build", runs, lambda i: [LOCKER, "build", vault, "--out", outputs[i]]))
+        last = outputs[-1]
+        results.append(measure("rebuild, no change", runs, lambda i: [LOCKER, "build", vault, "--out", last]))
+        edited = paths[len(paths) // 2]
+        original = open(edited, encoding="utf-8").read()
+
+        def edit(index):
+            with open(edited, "w", encoding="utf-8") as handle:
+                handle.write(original + f"\nEdited line {index}.\n")
+
+        results.append(measure("rebuild, one note edited", runs, lambda i: [LOCKER, "build", vault, "--out", last],
+                               before=edit))
+        with open(edited, "w", encoding="utf-8") as handle:
+            handle.write(original)
+        if shutil.which("hugo"):
+            version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
+            results.append(measure(f"hugo {version}", runs,
+                                   lambda i: ["hugo", "-s", hugo_site, "-d", os.path.join(work, f"public-{i}"),
+                                              "--quiet"]))
+        floor_wall = results[0]["wall"]
+        hugo_wall = results[-1]["wall"] if results[-1]["name"].startswith("hugo") else None
+        print(f"{'':28} {'median':>9} {'× floor':>8} {'× hugo':>7} {'cores':>6} {'peak RSS':>9}")
+        for result in results:
+            versus_hugo = f"{result['wall'] / hugo_wall:7.2f}" if hugo_wall else f"{'-':>7}"
+            print(f"{result['name']:28} {result['wall']:8.2f}s {result['wall'] / floor_wall:8.1f} {versus_hugo} "
+                  f"{result['cores']:6.2f} {result['rss']:7.0f} MB")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -47,7 +47,7 @@ public enum CanonicalJSON {
                 for (index, member) in members.enumerated() {
                     separate(index, indent: indent)
                     key(member.key)
-                    write(member.node, indent: indent + 1)
+                    write(member.child, indent: indent + 1)
                 }
                 close(0x7D, count: members.count, indent: indent)
             } else if let elements = node.elements {
@@ -59,6 +59,13 @@ public enum CanonicalJSON {
                 close(0x5D, count: elements.count, indent: indent)
             } else {
                 write(node.scalar ?? .object([:]), indent: indent)
+            }
+        }
+
+        mutating func write(_ child: JSONNode.Child, indent: Int) {
+            switch child {
+            case .value(let value): write(value, indent: indent)
+            case .node(let node): write(node, indent: indent)
             }
         }
 

@@ -18,35 +18,58 @@ struct JSONValueEncoder {
 
 /// A value under construction: a scalar, an object or an array.
 final class JSONNode {
+    /// A member or element: a finished scalar, kept inline with no node of its own (most values
+    /// are), or a node still being filled.
+    enum Child {
+        case value(JSONValue)
+        case node(JSONNode)
+    }
+
     var scalar: JSONValue?
     /// An object's members in the order they were encoded; a key encoded twice keeps its last value.
-    var members: [(key: String, node: JSONNode)]?
-    var elements: [JSONNode]?
+    var members: [(key: String, child: Child)]?
+    var elements: [Child]?
 
     init() {}
-    init(_ scalar: JSONValue) { self.scalar = scalar }
 
     var resolved: JSONValue {
         if let members {
-            return .object(Dictionary(members.map { ($0.key, $0.node.resolved) }, uniquingKeysWith: { $1 }))
+            return .object(Dictionary(members.map { ($0.key, $0.child.resolved) }, uniquingKeysWith: { $1 }))
         }
         if let elements { return .array(elements.map(\.resolved)) }
         return scalar ?? .object([:])
     }
 
     /// The members sorted by their keys' UTF-8 bytes, the last of any repeated key kept.
-    var sortedMembers: [(key: String, node: JSONNode)] {
+    var sortedMembers: [(key: String, child: Child)] {
         guard let members else { return [] }
         let ordered = members.enumerated().sorted { lhs, rhs in
             if lhs.element.key == rhs.element.key { return lhs.offset < rhs.offset }
             return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
         }
-        var result: [(key: String, node: JSONNode)] = []
+        var result: [(key: String, child: Child)] = []
         result.reserveCapacity(ordered.count)
         for (_, member) in ordered {
             if result.last?.key == member.key { result[result.count - 1] = member } else { result.append(member) }
         }
         return result
+    }
+}
+
+extension JSONNode.Child {
+    var resolved: JSONValue {
+        switch self {
+        case .value(let value): value
+        case .node(let node): node.resolved
+        }
+    }
+
+    /// A value as a child: a scalar inline, anything else encoded into a node of its own.
+    static func encoding(_ value: some Encodable) throws -> Self {
+        if let scalar = value as? any JSONScalar { return .value(scalar.jsonValue) }
+        let node = JSONNode()
+        try value.encode(to: TreeEncoder(node: node))
+        return .node(node)
     }
 }
 
@@ -108,21 +131,22 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: JSONNode
     var codingPath: [any CodingKey] { [] }
 
-    private func child(_ key: Key, _ value: JSONValue? = nil) -> JSONNode {
+    private func child(_ key: Key) -> JSONNode {
         let child = JSONNode()
-        child.scalar = value
-        node.members?.append((key.stringValue, child))
+        node.members?.append((key.stringValue, .node(child)))
         return child
     }
 
-    mutating func encodeNil(forKey key: Key) throws { _ = child(key, .null) }
-    mutating func encode(_ value: String, forKey key: Key) throws { _ = child(key, .string(value)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { _ = child(key, .bool(value)) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { _ = child(key, .int(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { _ = child(key, .double(value)) }
+    private func add(_ key: Key, _ value: JSONValue) { node.members?.append((key.stringValue, .value(value))) }
+
+    mutating func encodeNil(forKey key: Key) throws { add(key, .null) }
+    mutating func encode(_ value: String, forKey key: Key) throws { add(key, .string(value)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { add(key, .bool(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { add(key, .int(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { add(key, .double(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encodeValue(value, into: child(key))
+        node.members?.append((key.stringValue, try .encoding(value)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -137,7 +161,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func superEncoder() -> any Encoder {
         let child = JSONNode()
-        node.members?.append(("super", child))
+        node.members?.append(("super", .node(child)))
         return TreeEncoder(node: child)
     }
 
@@ -151,21 +175,22 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count: Int { node.elements?.count ?? 0 }
 
-    private func append(_ value: JSONValue? = nil) -> JSONNode {
+    private func append() -> JSONNode {
         let child = JSONNode()
-        child.scalar = value
-        node.elements?.append(child)
+        node.elements?.append(.node(child))
         return child
     }
 
-    mutating func encodeNil() throws { _ = append(.null) }
-    mutating func encode(_ value: String) throws { _ = append(.string(value)) }
-    mutating func encode(_ value: Bool) throws { _ = append(.bool(value)) }
-    mutating func encode(_ value: Int) throws { _ = append(.int(value)) }
-    mutating func encode(_ value: Double) throws { _ = append(.double(value)) }
+    private func add(_ value: JSONValue) { node.elements?.append(.value(value)) }
+
+    mutating func encodeNil() throws { add(.null) }
+    mutating func encode(_ value: String) throws { add(.string(value)) }
+    mutating func encode(_ value: Bool) throws { add(.bool(value)) }
+    mutating func encode(_ value: Int) throws { add(.int(value)) }
+    mutating func encode(_ value: Double) throws { add(.double(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encodeValue(value, into: append())
+        node.elements?.append(try .encoding(value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
