@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -54,11 +58,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `locker serve`: the site and the bundles over HTTP while the vault is edited.
+        .target(
+            name: "LockerServer",
+            dependencies: [
+                "LockerCore",
+                "LockerKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "locker",
             dependencies: [
                 "LockerCore",
                 "LockerKit",
+                "LockerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -80,6 +98,15 @@ let package = Package(
             name: "LockerKitTests",
             dependencies: ["LockerKit"],
             exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LockerServerTests",
+            dependencies: [
+                "LockerServer",
+                "LockerCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -26,6 +26,9 @@ public struct Compilation: Sendable {
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
 
+    /// The folder of the output that holds the site (the bundles are in `BundleSchema.folder`).
+    public static let siteFolder = SiteBuilder.folder
+
     /// Whether the run fails: any error (warnings count as errors under `strict`).
     public var failed: Bool { diagnostics.contains { $0.severity == .error } }
 }

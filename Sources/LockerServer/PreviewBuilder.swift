@@ -1,0 +1,92 @@
+import Foundation
+import LockerCore
+import LockerKit
+
+/// Builds the vault into memory for ``PreviewServer``, reusing the parse of every note that did
+/// not change since the previous build.
+struct PreviewBuilder: Sendable {
+    var options: PreviewServer.Options
+    /// Parse results by note path and content hash, across builds.
+    let cache = ParseCache()
+
+    /// Builds the vault; returns what to serve and the report for the terminal.
+    ///
+    /// A failed build keeps serving the previous pages with the new problems over them.
+    func build(previous: PreviewSite?) -> (PreviewSite, String) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let generation = (previous?.generation ?? 0) + 1
+        let compiler = Compiler(
+            vault: options.vault, strict: options.strict, environment: ProcessInfo.processInfo.environment,
+            cache: cache, baseURL: options.baseURL)
+        let compilation: Compilation
+        do {
+            compilation = try compiler.compile()
+        } catch {
+            let problem = "\(error)"
+            let site =
+                previous.map {
+                    $0.keepingFiles(
+                        problems: [problem], summary: "the vault cannot be read", failed: true, generation: generation)
+                }
+                ?? PreviewSite.failedPage(
+                    problems: [problem], summary: "the vault cannot be read", generation: generation)
+            return (site, "locker: \(problem)\n")
+        }
+        let printer = DiagnosticPrinter(format: .text, pathPrefix: options.displayPrefix)
+        let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
+        let summary = DiagnosticPrinter.summary(compilation.diagnostics, notesChecked: compilation.noteCount)
+        let problems = Self.problems(in: report, summary: summary)
+        let milliseconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        var site: PreviewSite
+        var status: String
+        if compilation.failed {
+            site =
+                previous?.keepingFiles(problems: problems, summary: summary, failed: true, generation: generation)
+                ?? PreviewSite.failedPage(problems: problems, summary: summary, generation: generation)
+            status = "Build failed in \(milliseconds) ms; still serving the last good build."
+        } else {
+            site = PreviewSite(
+                files: compilation.files, problems: problems, summary: summary, failed: false, generation: generation)
+            status = "Built \(compilation.sitePageCount) pages in \(milliseconds) ms."
+        }
+        if let previous, site.serves(sameAs: previous) {
+            // Nothing a page shows changed (a save without an edit): no reload.
+            site.generation = previous.generation
+            status += " Nothing changed."
+        }
+        return (site, report + status + "\n")
+    }
+
+    /// The report's problems, each with its hint, without the summary line.
+    static func problems(in report: String, summary: String) -> [String] {
+        var problems: [String] = []
+        for line in report.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix(" "), let last = problems.indices.last {
+                problems[last] += " — " + line.trimmingCharacters(in: .whitespaces)
+            } else if line != summary.trimmingCharacters(in: .newlines) {
+                problems.append(String(line))
+            }
+        }
+        return problems
+    }
+}
+
+/// The names, sizes and modification times of a vault's files: when it changes, something was
+/// saved, added, renamed or removed. Hidden files and folders (`.obsidian/`, `.git/`) are left out.
+struct VaultFingerprint: Equatable, Sendable {
+    private var entries: [String: [Int]] = [:]
+
+    init(of vault: URL) {
+        let fileManager = FileManager.default
+        guard
+            let enumerator = fileManager.enumerator(
+                at: vault, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey],
+                options: [.skipsHiddenFiles])
+        else { return }
+        for case let url as URL in enumerator {
+            let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+            let time = values?.contentModificationDate?.timeIntervalSince1970 ?? 0
+            entries[url.path] = [values?.fileSize ?? -1, Int(time * 1_000_000)]
+        }
+    }
+}
