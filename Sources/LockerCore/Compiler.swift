@@ -279,7 +279,7 @@ public struct Compiler: Sendable {
     }
 
     /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.
-    func generatedAt() -> String? {
+    public func generatedAt() -> String? {
         let seconds =
             environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? Self.lastCommitTime(of: vault)
         guard let seconds else { return nil }

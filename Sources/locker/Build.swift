@@ -18,8 +18,10 @@ struct Build: ParsableCommand {
 
             generatedAt in the manifest comes from SOURCE_DATE_EPOCH, else the vault's last git \
             commit, so two builds of the same content are byte-identical. A file the previous build \
-            wrote with the same bytes is hard-linked rather than written again. On a terminal, a \
-            progress line shows on standard error while the build runs.
+            wrote with the same bytes is hard-linked rather than written again; when no file of the \
+            vault changed (names, sizes, modification times) and the options are the same, the \
+            build stops at once and prints the previous report. On a terminal, a progress line \
+            shows on standard error while the build runs.
 
             Examples:
               locker build
@@ -56,6 +58,19 @@ struct Build: ParsableCommand {
         let compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
             environment: ProcessInfo.processInfo.environment, baseURL: baseURL, progress: progress)
+        // An unchanged vault, built the same way, has the output it had: say so and stop.
+        let fingerprint = BuildFingerprint(
+            compiler: compiler,
+            settings: [
+                "strict \(options.strict)", "base-url \(baseURL ?? "-")", "format \(format.rawValue)",
+                "display \(options.displayPrefix)", "out \(out)",
+            ])
+        if let record = OutputWriter.upToDate(output, fingerprint: fingerprint) {
+            progress.finish()
+            FileHandle.standardError.write(Data(record.report.utf8))
+            FileHandle.standardOutput.write(Data(("Up to date. " + record.summary).utf8))
+            return
+        }
         let staging = try OutputWriter.Staging(replacing: output)
         let compilation: Compilation
         do {
@@ -74,9 +89,6 @@ struct Build: ParsableCommand {
             FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
             throw ExitCode(1)
         }
-        progress.update(.finishing, done: 0, total: 0)
-        try staging.commit()
-        progress.finish()
         let locales = manifest.locales.joined(separator: ", ")
         func count(_ ids: [String], _ noun: String) -> String {
             let unique = Set(ids).count
@@ -90,6 +102,9 @@ struct Build: ParsableCommand {
             "Built \(documents[0]), \(documents[1]) and \(documents[2]) in \(locales) into \(out)/\(BundleSchema.folder): "
             + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)); "
             + "the site into \(out)/site: \(compilation.sitePageCount) pages.\n"
+        progress.update(.finishing, done: 0, total: 0)
+        try staging.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
+        progress.finish()
         FileHandle.standardOutput.write(Data(summary.utf8))
     }
 }

@@ -173,7 +173,7 @@ struct Workspace {
         #expect(!piped.stderr.contains("\u{1B}"))
         #expect(piped.stderr == "2 notes checked: 0 errors, 0 warnings.\n")
 
-        let timed = try LockerRun(["build", "vault", "--out", "out", "--timings"], in: workspace.root)
+        let timed = try LockerRun(["build", "vault", "--out", "timed", "--timings"], in: workspace.root)
         let phases = timed.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first }
         #expect(phases == ["2", "scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total"])
         let checked = try LockerRun(["check", "vault", "--timings"], in: workspace.root)
@@ -194,6 +194,54 @@ struct Workspace {
         #expect(terminal.stdout.contains(clear + "rendering 2/2 pages…" + clear + "2 notes checked"))
         #expect(terminal.stdout.contains(clear + "finishing…" + clear + "Built 2 guides, 0 checklists and 0 decks"))
         #expect(terminal.stdout.hasSuffix("out/site: 4 pages.\r\n"), "\(terminal.stdout)")
+    }
+
+    @Test func anUnchangedVaultIsUpToDateAndAnyChangeBuildsAgain() throws {
+        let workspace = try Workspace(["a.md": "Hello [[b]].\n", "b.md": "See [[nowhere]].\n"])
+        defer { workspace.remove() }
+        func build(_ extra: [String] = []) throws -> LockerRun {
+            let run = try LockerRun(["build", "vault", "--out", "out"] + extra, in: workspace.root)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run
+        }
+        func inode(_ path: String) throws -> Int {
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: workspace.root.appendingPathComponent(path).path)
+            return try #require(attributes[.systemFileNumber] as? Int)
+        }
+        let first = try build()
+        #expect(!first.stdout.hasPrefix("Up to date"))
+        let marker = try inode("out/.locker-build")
+
+        // Nothing changed: the same report, the output untouched.
+        let second = try build()
+        #expect(second.stdout == "Up to date. " + first.stdout)
+        #expect(second.stderr == first.stderr)
+        #expect(second.stderr.contains("no note named 'nowhere'"))
+        #expect(try inode("out/.locker-build") == marker)
+
+        // Each of these builds again.
+        try Data("Hello again [[b]].\n".utf8).write(to: workspace.root.appendingPathComponent("vault/a.md"))
+        #expect(!(try build()).stdout.hasPrefix("Up to date"), "an edited note")
+        #expect(try build().stdout.hasPrefix("Up to date"))
+        try Data("New.\n".utf8).write(to: workspace.root.appendingPathComponent("vault/c.md"))
+        #expect(!(try build()).stdout.hasPrefix("Up to date"), "a new note")
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("vault/c.md"))
+        #expect(!(try build()).stdout.hasPrefix("Up to date"), "a removed note")
+        #expect(!(try build(["--base-url", "https://sail.example/"])).stdout.hasPrefix("Up to date"), "another option")
+        #expect(try build(["--base-url", "https://sail.example/"]).stdout.hasPrefix("Up to date"))
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("out/site/guides/b/index.html"))
+        #expect(
+            !(try build(["--base-url", "https://sail.example/"])).stdout.hasPrefix("Up to date"),
+            "a file of the output removed")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: workspace.root.appendingPathComponent("out/site/guides/b/index.html").path))
+        let environment = ["SOURCE_DATE_EPOCH": "86400"]
+        let dated = try LockerRun(
+            ["build", "vault", "--out", "out", "--base-url", "https://sail.example/"], in: workspace.root,
+            environment: environment)
+        #expect(!dated.stdout.hasPrefix("Up to date"), "another content date")
     }
 
     @Test func failedBuildWritesNothingAndKeepsThePreviousOutput() throws {

@@ -24,6 +24,24 @@ public enum OutputWriter {
     /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
     public static let marker = ".locker-build"
 
+    /// The ``BuildRecord`` of the build in the folder.
+    public static let recordFile = ".locker-inputs"
+
+    /// The record of the build in `output` when it was made from inputs with this fingerprint
+    /// and every file it wrote is still there; nil otherwise.
+    public static func upToDate(_ output: URL, fingerprint: BuildFingerprint) -> BuildRecord? {
+        let output = output.standardizedFileURL
+        guard let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),
+            let record = try? JSONDecoder().decode(BuildRecord.self, from: data), record.fingerprint == fingerprint,
+            let markerData = FileManager.default.contents(atPath: output.appendingPathComponent(marker).path)
+        else { return nil }
+        let files = Self.record(in: markerData)
+        let root = output.path + "/"
+        let missing = Compiler.parallelMap(Array(files.keys)) { access(root + $0, F_OK) != 0 }
+        guard !files.isEmpty, !missing.contains(true) else { return nil }
+        return record
+    }
+
     private static let markerHeading = "This folder is written by locker build and replaced whole by the next build.\n"
 
     /// Replaces the output folder with these files.
@@ -126,9 +144,9 @@ public enum OutputWriter {
             lock.unlock()
         }
 
-        /// Writes the marker, syncs, and swaps the staging folder in for the output folder; then
-        /// removes the previous build.
-        public func commit() throws {
+        /// Writes the marker (and the record, for the next build to compare with), syncs, and
+        /// swaps the staging folder in for the output folder; then removes the previous build.
+        public func commit(record: BuildRecord? = nil) throws {
             let fileManager = FileManager.default
             lock.lock()
             let files = written
@@ -139,6 +157,11 @@ public enum OutputWriter {
                     text += "\(files[path] ?? "") \(path)\n"
                 }
                 try OutputWriter.writeFile(Data(text.utf8), to: folder.path + "/" + marker)
+                if let record {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    try OutputWriter.writeFile(try encoder.encode(record), to: folder.path + "/" + recordFile)
+                }
                 OutputWriter.flush(folder.path)
                 if fileManager.fileExists(atPath: output.path) {
                     try fileManager.moveItem(at: output, to: previous)
@@ -148,7 +171,7 @@ public enum OutputWriter {
                         try? fileManager.moveItem(at: previous, to: output)
                         throw error
                     }
-                    OutputWriter.remove(previous, listing: Array(previousFiles.keys) + [marker])
+                    OutputWriter.remove(previous, listing: Array(previousFiles.keys) + [marker, recordFile])
                 } else {
                     try fileManager.moveItem(at: folder, to: output)
                 }
@@ -170,9 +193,13 @@ public enum OutputWriter {
     /// The files a marker lists, by path: lines of `<sha256> <path>` after the heading.
     static func record(in data: Data) -> [String: String] {
         var files: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            files[String(line[line.index(after: space)...])] = String(line[..<space])
+        let bytes = [UInt8](data)
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).dropFirst()[...]
+        files.reserveCapacity(lines.count)
+        while let line = lines.popFirst() {
+            guard let space = line.firstIndex(of: 0x20) else { continue }
+            let path = String(decoding: line[(space + 1)...], as: UTF8.self)
+            files[path] = String(decoding: line[..<space], as: UTF8.self)
         }
         return files
     }

@@ -84,16 +84,16 @@ struct VaultScanner: Sendable {
         return listing
     }
 
-    private enum Kind { case file, folder, link, other, unknown }
+    fileprivate enum Kind { case file, folder, link, other, unknown }
 
-    private struct Entry {
+    fileprivate struct Entry {
         var name: String
         var kind: Kind
     }
 
     /// A folder's entries with their types as `readdir(3)` reports them: one system call per
     /// batch of entries rather than a `stat` per file.
-    private static func entries(of path: String) -> [Entry]? {
+    fileprivate static func entries(of path: String) -> [Entry]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var entries: [Entry] = []
@@ -134,5 +134,37 @@ struct VaultScanner: Sendable {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         guard path.hasPrefix(prefix) else { return nil }
         return String(path.dropFirst(prefix.count))
+    }
+}
+
+extension VaultScanner {
+    /// Every file under `root` that a build could read, with its size, modification time and
+    /// inode: hidden files and folders and the `skipping` folders left out, links followed.
+    /// What ``BuildFingerprint`` hashes.
+    static func fileStamps(root: URL, skipping: Set<String>) -> [String] {
+        let start = root.standardizedFileURL.path
+        var stamps: [String] = []
+        var pending = [""]
+        while let folder = pending.popLast() {
+            let absoluteFolder = folder.isEmpty ? start : start + "/" + folder
+            guard let entries = Self.entries(of: absoluteFolder) else { continue }
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
+                let absolute = start + "/" + relative
+                var status = stat()
+                guard stat(absolute, &status) == 0 else { continue }
+                if status.st_mode & S_IFMT == S_IFDIR {
+                    if entry.kind != .link, !skipping.contains(absolute) { pending.append(relative) }
+                    continue
+                }
+                #if canImport(Darwin)
+                    let modified = Int(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int(status.st_mtimespec.tv_nsec)
+                #else
+                    let modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
+                #endif
+                stamps.append("\(relative)\t\(status.st_size)\t\(modified)\t\(status.st_ino)")
+            }
+        }
+        return stamps
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import LockerKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Everything a build's output depends on, hashed: every file of the vault (name, size,
+/// modification time, inode), the settings that change what is written or printed, the content
+/// date, and the `locker` binary itself. Equal fingerprints mean the previous output is this
+/// build's output, so `locker build` can stop there.
+///
+/// Like `make` and `ninja`, it trusts modification times: an edit that keeps a file's size and
+/// its nanosecond modification time goes unseen.
+public struct BuildFingerprint: Sendable, Equatable, Codable {
+    /// The SHA-256 of the stamps, in hex.
+    public var hex: String
+
+    public init(hex: String) { self.hex = hex }
+
+    /// - Parameters:
+    ///   - compiler: the build's vault, output folder (skipped) and environment.
+    ///   - settings: everything else the output or the report depends on (options, the output path).
+    public init(compiler: Compiler, settings: [String]) {
+        var lines = ["locker-build-fingerprint 1"]
+        lines += settings
+        lines.append("date \(compiler.generatedAt() ?? "-")")
+        if let binary = Bundle.main.executablePath {
+            var status = stat()
+            if stat(binary, &status) == 0 {
+                #if canImport(Darwin)
+                    let modified = Int(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int(status.st_mtimespec.tv_nsec)
+                #else
+                    let modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
+                #endif
+                lines.append("binary \(binary) \(status.st_size) \(modified)")
+            }
+        }
+        lines += VaultScanner.fileStamps(
+            root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
+        hex = ContentHash.sha256Hex(Data(lines.joined(separator: "\n").utf8))
+    }
+}
+
+/// What `locker build` keeps beside its output to recognise an unchanged vault: the inputs'
+/// fingerprint and what the build printed.
+public struct BuildRecord: Sendable, Equatable, Codable {
+    public var fingerprint: BuildFingerprint
+    /// The report on standard error and the summary on standard output.
+    public var report: String
+    public var summary: String
+
+    public init(fingerprint: BuildFingerprint, report: String, summary: String) {
+        self.fingerprint = fingerprint
+        self.report = report
+        self.summary = summary
+    }
+}
