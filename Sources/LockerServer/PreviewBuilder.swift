@@ -70,23 +70,3 @@ struct PreviewBuilder: Sendable {
         return problems
     }
 }
-
-/// The names, sizes and modification times of a vault's files: when it changes, something was
-/// saved, added, renamed or removed. Hidden files and folders (`.obsidian/`, `.git/`) are left out.
-struct VaultFingerprint: Equatable, Sendable {
-    private var entries: [String: [Int]] = [:]
-
-    init(of vault: URL) {
-        let fileManager = FileManager.default
-        guard
-            let enumerator = fileManager.enumerator(
-                at: vault, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey],
-                options: [.skipsHiddenFiles])
-        else { return }
-        for case let url as URL in enumerator {
-            let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
-            let time = values?.contentModificationDate?.timeIntervalSince1970 ?? 0
-            entries[url.path] = [values?.fileSize ?? -1, Int(time * 1_000_000)]
-        }
-    }
-}

@@ -55,7 +55,7 @@ public final class PreviewServer: Sendable {
     /// Builds, then serves until cancelled; `onListening` receives the address once the socket is open.
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
         let builder = PreviewBuilder(options: options)
-        let initial = VaultFingerprint(of: options.vault)
+        let initial = BuildFingerprint.files(in: options.vault)
         let (first, report) = builder.build(previous: nil)
         await state.publish(first)
         log(report)
@@ -198,7 +198,7 @@ struct VaultWatcher: Service {
     var options: PreviewServer.Options
     var builder: PreviewBuilder
     var state: PreviewState
-    var initial: VaultFingerprint
+    var initial: BuildFingerprint
     var log: @Sendable (String) -> Void
 
     func run() async throws {
@@ -211,7 +211,7 @@ struct VaultWatcher: Service {
                 } catch {
                     return
                 }
-                let now = VaultFingerprint(of: options.vault)
+                let now = BuildFingerprint.files(in: options.vault)
                 guard now != fingerprint else { continue }
                 fingerprint = now
                 let (site, report) = builder.build(previous: await state.site)

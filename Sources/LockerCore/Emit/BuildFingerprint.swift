@@ -20,6 +20,13 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
 
     public init(hex: String) { self.hex = hex }
 
+    /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
+    /// to see that something was saved, added, renamed or removed.
+    public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
+        let stamps = VaultScanner.fileStamps(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
+        return BuildFingerprint(hex: ContentHash.sha256Hex(Data(stamps.joined(separator: "\n").utf8)))
+    }
+
     /// - Parameters:
     ///   - compiler: the build's vault, output folder (skipped) and environment.
     ///   - settings: everything else the output or the report depends on (options, the output path).
