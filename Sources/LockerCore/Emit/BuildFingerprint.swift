@@ -36,14 +36,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         lines.append("date \(compiler.generatedAt() ?? "-")")
         if let binary = Bundle.main.executablePath {
             var status = stat()
-            if stat(binary, &status) == 0 {
-                #if canImport(Darwin)
-                    let modified = Int(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int(status.st_mtimespec.tv_nsec)
-                #else
-                    let modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
-                #endif
-                lines.append("binary \(binary) \(status.st_size) \(modified)")
-            }
+            if stat(binary, &status) == 0 { lines.append("binary \(binary) \(VaultScanner.stamp(of: status))") }
         }
         lines += VaultScanner.fileStamps(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))

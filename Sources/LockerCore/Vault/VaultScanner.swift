@@ -157,14 +157,19 @@ extension VaultScanner {
                     if entry.kind != .link, !skipping.contains(absolute) { pending.append(relative) }
                     continue
                 }
-                #if canImport(Darwin)
-                    let modified = Int(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int(status.st_mtimespec.tv_nsec)
-                #else
-                    let modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
-                #endif
-                stamps.append("\(relative)\t\(status.st_size)\t\(modified)\t\(status.st_ino)")
+                stamps.append("\(relative)\t\(Self.stamp(of: status))")
             }
         }
         return stamps
+    }
+
+    /// A file's size, modification time in nanoseconds and inode: what changes when it is saved.
+    static func stamp(of status: stat) -> String {
+        #if canImport(Darwin)
+            let modified = Int(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int(status.st_mtimespec.tv_nsec)
+        #else
+            let modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
+        #endif
+        return "\(status.st_size)\t\(modified)\t\(status.st_ino)"
     }
 }
