@@ -122,8 +122,9 @@ public final class PreviewServer: Sendable {
     static func response(to request: Request, site: PreviewSite) -> Response {
         let path = request.uri.path.removingPercentEncoding ?? request.uri.path
         switch site.answer(for: path) {
-        case .redirect(let location):
-            return Response(status: .movedPermanently, headers: [.location: location])
+        case .redirect:
+            // The request's own path, still percent-encoded, with the slash added.
+            return Response(status: .movedPermanently, headers: [.location: request.uri.path + "/"])
         case .file(let resource):
             let etag = "\"sha256-\(ContentHash.sha256Hex(resource.data))\""
             var headers: HTTPFields = [
@@ -131,8 +132,9 @@ public final class PreviewServer: Sendable {
             ]
             headers[.accessControlAllowOrigin] = path.hasPrefix("/" + BundleSchema.folder + "/") ? "*" : nil
             if resource.status == 200, let match = request.headers[.ifNoneMatch],
-                match.split(separator: ",").contains(where: {
-                    $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*"
+                match.split(separator: ",").contains(where: { tag in
+                    let trimmed = tag.trimmingCharacters(in: .whitespaces)
+                    return trimmed == "*" || trimmed == etag || trimmed == "W/" + etag
                 })
             {
                 return Response(status: .notModified, headers: headers)

@@ -1,7 +1,14 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import LockerCore
 import LockerKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `locker build`: check the vault, then write its bundles.
 struct Build: ParsableCommand {
@@ -72,6 +79,9 @@ struct Build: ParsableCommand {
             return
         }
         let staging = try OutputWriter.Staging(replacing: output)
+        // Ctrl-C or a kill while building removes the staging folder; the output stays as it was.
+        let interrupts = Interrupts { staging.discard() }
+        defer { interrupts.stop() }
         let compilation: Compilation
         do {
             compilation = try compiler.compile(into: staging)
@@ -103,8 +113,73 @@ struct Build: ParsableCommand {
             + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)); "
             + "the site into \(out)/site: \(compilation.sitePageCount) pages.\n"
         progress.update(.finishing, done: 0, total: 0)
-        try staging.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
+        // The swap is short and must not be cut in half: interrupts wait for it.
+        do {
+            try interrupts.holding {
+                try staging.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
+            }
+        } catch {
+            progress.finish()
+            throw error
+        }
         progress.finish()
         FileHandle.standardOutput.write(Data(summary.utf8))
+    }
+}
+
+/// Handles SIGINT and SIGTERM during a build: runs a clean-up and exits with 130, except while
+/// ``holding(_:)`` runs, after which a pending interrupt is honoured.
+final class Interrupts: @unchecked Sendable {
+    private let cleanUp: @Sendable () -> Void
+    private var sources: [any DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var held = false
+    private var pending = false
+
+    init(cleanUp: @escaping @Sendable () -> Void) {
+        self.cleanUp = cleanUp
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.interrupted() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func interrupted() {
+        lock.lock()
+        let wait = held
+        pending = true
+        lock.unlock()
+        if !wait { exitCleanly() }
+    }
+
+    private func exitCleanly() {
+        cleanUp()
+        FileHandle.standardError.write(Data("\nlocker: interrupted; the output folder is unchanged.\n".utf8))
+        Foundation.exit(130)
+    }
+
+    /// Runs `body` with interrupts deferred until it returns.
+    func holding<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        held = true
+        lock.unlock()
+        defer {
+            lock.lock()
+            held = false
+            let interrupted = pending
+            lock.unlock()
+            // The output is whole by now; only the exit status says it was interrupted.
+            if interrupted { Foundation.exit(130) }
+        }
+        return try body()
+    }
+
+    /// Restores the default handling.
+    func stop() {
+        for source in sources { source.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
     }
 }

@@ -33,14 +33,15 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
 
     func update(_ phase: BuildPhase, done: Int, total: Int) {
         guard draws || timings else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
         lock.lock()
         defer { lock.unlock() }
+        // Read under the lock, so times only grow.
+        let now = DispatchTime.now().uptimeNanoseconds
         if phase != self.phase {
             endPhase(at: now)
             self.phase = phase
             phaseStart = now
-        } else if now - lastDraw < 100_000_000, done != total {
+        } else if now < lastDraw &+ 100_000_000, done != total {
             return
         }
         guard draws else { return }
@@ -87,7 +88,7 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
 
     private func endPhase(at now: UInt64) {
         guard let phase else { return }
-        durations.append((phase, Double(now - phaseStart) / 1e9))
+        durations.append((phase, Double(now > phaseStart ? now - phaseStart : 0) / 1e9))
     }
 
     private func write(_ text: String) {

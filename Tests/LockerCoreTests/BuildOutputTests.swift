@@ -28,7 +28,12 @@ import Testing
         }
         try OutputWriter.replace(outA, with: first.files)
         try OutputWriter.replace(outB, with: second.files)
-        #expect(try GoldenTests.readTree(outA) == GoldenTests.readTree(outB))
+        // Every file but the marker, which records each file's inode and modification time.
+        var treeA = try GoldenTests.readTree(outA)
+        var treeB = try GoldenTests.readTree(outB)
+        #expect(treeA.removeValue(forKey: OutputWriter.marker) != nil)
+        #expect(treeB.removeValue(forKey: OutputWriter.marker) != nil)
+        #expect(treeA == treeB)
     }
 
     @Test func generatedAtComesFromSourceDateEpochNeverTheClock() throws {
@@ -133,8 +138,11 @@ import Testing
             ])
         let same = try inode("same.json")
         let page = try inode("site/page/index.html")
-        // Edited in the output after the build: its size no longer matches the record.
-        try Data("edited by hand".utf8).write(to: out.appendingPathComponent("edited.txt"))
+        // Edited in place after the build, keeping its size and inode: not the file the build wrote.
+        let handle = try FileHandle(forWritingTo: out.appendingPathComponent("edited.txt"))
+        Thread.sleep(forTimeInterval: 0.01)
+        try handle.write(contentsOf: Data("BUILD".utf8))
+        try handle.close()
 
         try OutputWriter.replace(
             out,
@@ -148,17 +156,50 @@ import Testing
         #expect(try text("site/page/index.html") == "new")
         #expect(try text("edited.txt") == "build")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("gone").path))
-        let marker = try text(OutputWriter.marker).split(separator: "\n").dropFirst()
+        // The marker: each file's SHA-256, then its size, inode and modification time.
+        let marker = try text(OutputWriter.marker).split(separator: "\n").dropFirst().map { $0.split(separator: " ") }
+        #expect(marker.map { $0.count } == [3, 3, 3])
+        #expect(marker.map { String($0[2]) } == ["edited.txt", "same.json", "site/page/index.html"])
         #expect(
-            marker == [
-                "\(ContentHash.sha256Hex(Data("build".utf8))) edited.txt",
-                "\(ContentHash.sha256Hex(Data("{}".utf8))) same.json",
-                "\(ContentHash.sha256Hex(Data("new".utf8))) site/page/index.html",
+            marker.map { String($0[0]) } == [
+                ContentHash.sha256Hex(Data("build".utf8)), ContentHash.sha256Hex(Data("{}".utf8)),
+                ContentHash.sha256Hex(Data("new".utf8)),
             ])
+        #expect(marker[1][1] == "2:\(try inode("same.json")):" + String(marker[1][1].split(separator: ":")[2]))
         let siblings = try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
         #expect(
             !siblings.contains { $0.hasPrefix("." + out.lastPathComponent + ".") },
             "no staging or previous folder is left")
+    }
+
+    @Test func refusesToReplaceASymbolicLink() throws {
+        let target = temporaryFolder()
+        let out = temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: target)
+        }
+        try OutputWriter.replace(target, with: [OutputFile(path: "a.json", data: Data("{}".utf8))])
+        try FileManager.default.createSymbolicLink(at: out, withDestinationURL: target)
+        #expect(throws: LockerError.self) {
+            try OutputWriter.replace(out, with: [OutputFile(path: "b.json", data: Data("{}".utf8))])
+        }
+        #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("a.json").path))
+    }
+
+    @Test func identicalImagesAtTwoPathsAreWrittenOnce() throws {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        let vault = try TestVault(["a.md": "![[one.png]] ![[photos/two.png]]\n"])
+        defer { vault.remove() }
+        try vault.write("one.png", png)
+        try vault.write("photos/two.png", png)
+        let compilation = try vault.compile()
+        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
+        let paths = compilation.files.map(\.path)
+        #expect(paths.count == Set(paths).count, "a path is written twice: \(paths)")
+        let out = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try OutputWriter.replace(out, with: compilation.files)
     }
 
     @Test func refusesToReplaceAFolderItDidNotWrite() throws {

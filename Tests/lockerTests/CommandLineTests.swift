@@ -184,7 +184,7 @@ struct Workspace {
 
         // A terminal (script(1) gives the command one): the line is drawn, then cleared before
         // anything else is printed.
-        let command = "\(LockerRun.binary.path) build vault --out out"
+        let command = "\(LockerRun.binary.path) build vault --out drawn"
         let terminal = try LockerRun(
             ["-qec", command, "/dev/null"], in: workspace.root, environment: ["TERM": "xterm"],
             executable: "/usr/bin/script")
@@ -193,7 +193,7 @@ struct Workspace {
         #expect(terminal.stdout.contains(clear + "parsing 0/2 notes…" + clear + "parsing 2/2 notes…"))
         #expect(terminal.stdout.contains(clear + "rendering 2/2 pages…" + clear + "2 notes checked"))
         #expect(terminal.stdout.contains(clear + "finishing…" + clear + "Built 2 guides, 0 checklists and 0 decks"))
-        #expect(terminal.stdout.hasSuffix("out/site: 4 pages.\r\n"), "\(terminal.stdout)")
+        #expect(terminal.stdout.hasSuffix("drawn/site: 4 pages.\r\n"), "\(terminal.stdout)")
     }
 
     @Test func anUnchangedVaultIsUpToDateAndAnyChangeBuildsAgain() throws {
@@ -242,6 +242,40 @@ struct Workspace {
             ["build", "vault", "--out", "out", "--base-url", "https://sail.example/"], in: workspace.root,
             environment: environment)
         #expect(!dated.stdout.hasPrefix("Up to date"), "another content date")
+    }
+
+    @Test func anInterruptedBuildLeavesNoStagingFolderAndThePreviousOutput() throws {
+        var files: [String: String] = [:]
+        for index in 0..<3000 {
+            files["notes/n\(index).md"] = "---\ntitle: Note \(index)\n---\n## Part\n\nSee [[n\((index + 1) % 3000)]].\n"
+        }
+        let workspace = try Workspace(files)
+        defer { workspace.remove() }
+        let first = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
+        #expect(first.status == 0)
+        let manifest = try workspace.read("out/bundles/v1/manifest.json")
+        try Data("Changed.\n".utf8).write(to: workspace.root.appendingPathComponent("vault/notes/n0.md"))
+
+        let process = Process()
+        process.executableURL = LockerRun.binary
+        process.arguments = ["build", "vault", "--out", "out"]
+        process.currentDirectoryURL = workspace.root
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func staging() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path)) ?? [])
+                .filter { $0.hasPrefix(".out.") }
+        }
+        // Interrupted while it builds: once the staging folder exists, well before the swap.
+        let deadline = Date().addingTimeInterval(30)
+        while staging().isEmpty, process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(!staging().isEmpty, "the build had no staging folder")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(staging().isEmpty, "left behind: \(staging())")
+        #expect(try workspace.read("out/bundles/v1/manifest.json") == manifest)
     }
 
     @Test func failedBuildWritesNothingAndKeepsThePreviousOutput() throws {

@@ -16,10 +16,10 @@ import LockerKit
 ///
 /// Files are written on every core with plain `write(2)` calls and no per-file sync; the file
 /// system is synced once, before the swap, so a crash never leaves a swapped-in folder of
-/// unwritten files. The marker file lists every file with its SHA-256: a file the previous build
-/// wrote with the same bytes is hard-linked into the new one instead of written again, so an
-/// unchanged file costs no new inode, no data blocks and nothing to free when the previous build
-/// is removed.
+/// unwritten files. The marker file lists every file with its SHA-256 and its size, inode and
+/// modification time: a file the previous build wrote with the same bytes, and that is still the
+/// file it wrote, is hard-linked into the new one instead of written again, so an unchanged file
+/// costs no new inode, no data blocks and nothing to free when the previous build is removed.
 public enum OutputWriter {
     /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
     public static let marker = ".locker-build"
@@ -37,8 +37,10 @@ public enum OutputWriter {
         else { return nil }
         let files = Self.record(in: markerData)
         let root = output.path + "/"
-        let missing = Compiler.parallelMap(Array(files.keys)) { access(root + $0, F_OK) != 0 }
-        guard !files.isEmpty, !missing.contains(true) else { return nil }
+        let intact = Compiler.parallelMap(Array(files)) { path, entry in
+            entry.stamp != nil && stamp(at: root + path) == entry.stamp
+        }
+        guard !files.isEmpty, !intact.contains(false) else { return nil }
         return record
     }
 
@@ -72,11 +74,11 @@ public enum OutputWriter {
         /// Where the files are written until the swap.
         public let folder: URL
         private let previous: URL
-        /// The previous build's files and their SHA-256, from its marker.
-        private let previousFiles: [String: String]
+        /// The previous build's files, from its marker.
+        private let previousFiles: [String: RecordedFile]
         private let lock = NSLock()
         private var folders: Set<String> = [""]
-        private var written: [String: String] = [:]
+        private var written: [String: RecordedFile] = [:]
         /// How many files were linked from the previous build rather than written.
         public private(set) var linkedCount = 0
 
@@ -87,7 +89,13 @@ public enum OutputWriter {
             let parent = output.deletingLastPathComponent()
             try OutputWriter.create(parent)
             var isDirectory: ObjCBool = false
-            var previousFiles: [String: String] = [:]
+            var previousFiles: [String: RecordedFile] = [:]
+            var link = stat()
+            if lstat(output.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                throw LockerError.usage(
+                    "\(output.path) is a symbolic link; give the folder it leads to as --out, so the build replaces that folder and not the link"
+                )
+            }
             if fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else {
                     throw LockerError.usage("\(output.path) exists and is not a folder; refusing to replace it")
@@ -114,16 +122,16 @@ public enum OutputWriter {
             let hash = ContentHash.sha256Hex(file.data)
             let target = folder.path + "/" + file.path
             var linked = false
-            if previousFiles[file.path] == hash {
+            // Linked only when the previous build wrote these bytes and the file is still the one
+            // it wrote (same size, inode and modification time).
+            if let previous = previousFiles[file.path], previous.sha256 == hash, let stamp = previous.stamp {
                 let source = output.path + "/" + file.path
-                var status = stat()
-                if lstat(source, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == file.data.count {
-                    linked = link(source, target) == 0
-                }
+                if OutputWriter.stamp(at: source) == stamp { linked = link(source, target) == 0 }
             }
             if !linked { try OutputWriter.writeFile(file.data, to: target) }
+            let entry = RecordedFile(sha256: hash, stamp: OutputWriter.stamp(at: target))
             lock.lock()
-            written[file.path] = hash
+            written[file.path] = entry
             if linked { linkedCount += 1 }
             lock.unlock()
         }
@@ -154,7 +162,8 @@ public enum OutputWriter {
             do {
                 var text = markerHeading
                 for path in files.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    text += "\(files[path] ?? "") \(path)\n"
+                    guard let entry = files[path] else { continue }
+                    text += "\(entry.sha256) \(entry.stamp ?? "-") \(path)\n"
                 }
                 try OutputWriter.writeFile(Data(text.utf8), to: folder.path + "/" + marker)
                 if let record {
@@ -190,18 +199,34 @@ public enum OutputWriter {
         }
     }
 
-    /// The files a marker lists, by path: lines of `<sha256> <path>` after the heading.
-    static func record(in data: Data) -> [String: String] {
-        var files: [String: String] = [:]
+    /// A file of a build, as its marker records it.
+    struct RecordedFile: Sendable, Equatable {
+        var sha256: String
+        /// Size, inode and modification time when written (``VaultScanner/contentStamp(of:)``).
+        var stamp: String?
+    }
+
+    /// The files a marker lists, by path: lines of `<sha256> <stamp> <path>` after the heading.
+    static func record(in data: Data) -> [String: RecordedFile] {
+        var files: [String: RecordedFile] = [:]
         let bytes = [UInt8](data)
         var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).dropFirst()[...]
         files.reserveCapacity(lines.count)
         while let line = lines.popFirst() {
-            guard let space = line.firstIndex(of: 0x20) else { continue }
-            let path = String(decoding: line[(space + 1)...], as: UTF8.self)
-            files[path] = String(decoding: line[..<space], as: UTF8.self)
+            let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            let stamp = String(decoding: parts[1], as: UTF8.self)
+            files[String(decoding: parts[2], as: UTF8.self)] = RecordedFile(
+                sha256: String(decoding: parts[0], as: UTF8.self), stamp: stamp == "-" ? nil : stamp)
         }
         return files
+    }
+
+    /// The stamp of a regular file, nil for anything else or nothing.
+    static func stamp(at path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return VaultScanner.contentStamp(of: status)
     }
 
     /// Removes a previous build: the files its marker lists on every core, then its folders

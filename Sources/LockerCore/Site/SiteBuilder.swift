@@ -147,7 +147,11 @@ struct SiteBuilder {
         }
 
         // Shared files: assets, the icon, the style sheet (rendered once, linked from every page).
-        for asset in assets.site { try emit(asset.bundlePath, asset.data) }
+        // Identical images at several vault paths share one hashed name: written once.
+        var seenAssets: Set<String> = []
+        for asset in assets.site where seenAssets.insert(asset.bundlePath).inserted {
+            try emit(asset.bundlePath, asset.data)
+        }
         func hashedAsset(_ data: Data, suffix: String) throws -> String {
             let path = "assets/" + ContentHash.sha256Hex(data).prefix(16) + suffix
             try emit(path, data)

@@ -138,8 +138,9 @@ struct VaultScanner: Sendable {
 }
 
 extension VaultScanner {
-    /// Every file under `root` that a build could read, with its size, modification time and
-    /// inode: hidden files and folders and the `skipping` folders left out, links followed.
+    /// Every file under `root` that a build could read, with its ``stamp(of:)``: hidden files
+    /// and folders and the `skipping` folders left out, links to files followed, links to
+    /// folders not.
     /// What ``BuildFingerprint`` hashes.
     static func fileStamps(root: URL, skipping: Set<String>) -> [String] {
         let start = root.standardizedFileURL.path
@@ -152,24 +153,46 @@ extension VaultScanner {
                 let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
                 let absolute = start + "/" + relative
                 var status = stat()
-                guard stat(absolute, &status) == 0 else { continue }
-                if status.st_mode & S_IFMT == S_IFDIR {
-                    if entry.kind != .link, !skipping.contains(absolute) { pending.append(relative) }
+                guard lstat(absolute, &status) == 0 else { continue }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR:
+                    // Folders are entered; links to folders never are, as in a scan.
+                    if !skipping.contains(absolute) { pending.append(relative) }
                     continue
+                case S_IFLNK:
+                    // A link counts by what it leads to (a scan reads only links to files).
+                    var target = stat()
+                    guard stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
+                    stamps.append("\(relative)\t\(Self.stamp(of: status))\t\(Self.stamp(of: target))")
+                default:
+                    stamps.append("\(relative)\t\(Self.stamp(of: status))")
                 }
-                stamps.append("\(relative)\t\(Self.stamp(of: status))")
             }
         }
         return stamps
     }
 
-    /// A file's size, modification time in nanoseconds and inode: what changes when it is saved.
+    /// A file's size, inode, and modification and change times to the nanosecond: what changes
+    /// when it is saved. Times are written as seconds and nanoseconds, whatever the date.
     static func stamp(of status: stat) -> String {
         #if canImport(Darwin)
-            let modified = Int(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int(status.st_mtimespec.tv_nsec)
+            let modified = "\(status.st_mtimespec.tv_sec).\(status.st_mtimespec.tv_nsec)"
+            let changed = "\(status.st_ctimespec.tv_sec).\(status.st_ctimespec.tv_nsec)"
         #else
-            let modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
+            let modified = "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+            let changed = "\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
         #endif
-        return "\(status.st_size)\t\(modified)\t\(status.st_ino)"
+        return "\(status.st_size)\t\(status.st_ino)\t\(modified)\t\(changed)"
+    }
+
+    /// A file's size, inode and modification time, without the change time (which a hard link
+    /// changes): how the output's files are recognised as the ones a build wrote.
+    static func contentStamp(of status: stat) -> String {
+        #if canImport(Darwin)
+            let modified = "\(status.st_mtimespec.tv_sec).\(status.st_mtimespec.tv_nsec)"
+        #else
+            let modified = "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        #endif
+        return "\(status.st_size):\(status.st_ino):\(modified)"
     }
 }

@@ -44,13 +44,17 @@ final class JSONNode {
     var sortedMembers: [(key: String, child: Child)] {
         guard let members else { return [] }
         let ordered = members.enumerated().sorted { lhs, rhs in
-            if lhs.element.key == rhs.element.key { return lhs.offset < rhs.offset }
+            if lhs.element.key.utf8.elementsEqual(rhs.element.key.utf8) { return lhs.offset < rhs.offset }
             return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
         }
         var result: [(key: String, child: Child)] = []
         result.reserveCapacity(ordered.count)
         for (_, member) in ordered {
-            if result.last?.key == member.key { result[result.count - 1] = member } else { result.append(member) }
+            if let last = result.last, last.key.utf8.elementsEqual(member.key.utf8) {
+                result[result.count - 1] = member
+            } else {
+                result.append(member)
+            }
         }
         return result
     }
