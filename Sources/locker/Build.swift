@@ -52,11 +52,16 @@ struct Build: ParsableCommand {
     @Flag(help: "Print how long each phase took, to standard error.")
     var timings = false
 
-    func run() throws {
+    /// A `--base-url` must be an absolute http(s) URL; `build` and `serve` check it the same way.
+    static func validate(baseURL: String?) throws {
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil
         {
             throw ValidationError("--base-url must be an http:// or https:// URL")
         }
+    }
+
+    func run() throws {
+        try Self.validate(baseURL: baseURL)
         let output = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
         if output.path == options.url.path {
             throw LockerError.usage("the output folder cannot be the vault itself")

@@ -37,6 +37,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("no vault folder at \(options.vault)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        try Build.validate(baseURL: baseURL)
         let server = PreviewServer(
             options: .init(
                 vault: options.url, host: host, port: port, strict: options.strict, baseURL: baseURL,

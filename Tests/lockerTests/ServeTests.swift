@@ -115,6 +115,18 @@ import Testing
         #expect(log.contains("vault/anchoring.md:4:10: warning: no note named 'nowhere' [link.broken]"))
     }
 
+    @Test func badUsageExitsWithTwoBeforeServing() throws {
+        let workspace = try Workspace(["a.md": "Hello.\n"])
+        defer { workspace.remove() }
+        let missing = try LockerRun(["serve", "nowhere", "--port", "0"], in: workspace.root)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no vault folder at nowhere"))
+        let badURL = try LockerRun(["serve", "vault", "--port", "0", "--base-url", "ftp://x"], in: workspace.root)
+        #expect(badURL.status == 2)
+        #expect(badURL.stderr.contains("--base-url must be an http:// or https:// URL"))
+        #expect(try LockerRun(["serve", "vault", "--port", "70000"], in: workspace.root).status == 2)
+    }
+
     /// The reload script exists only in `serve`: a build's pages never carry it.
     @Test func builtPagesHaveNoReloadScript() throws {
         let workspace = try Workspace(["a.md": "Hello.\n"])
