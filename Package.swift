@@ -102,11 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LockerServerTests",
-            dependencies: [
-                "LockerServer",
-                "LockerCore",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ],
+            dependencies: ["LockerServer", "LockerCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
