@@ -35,7 +35,7 @@ struct PreviewBuilder: Sendable {
         let printer = DiagnosticPrinter(format: .text, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         let summary = DiagnosticPrinter.summary(compilation.diagnostics, notesChecked: compilation.noteCount)
-        let problems = Self.problems(in: report, summary: summary)
+        let problems = Self.problems(compilation.diagnostics, printer: printer)
         let milliseconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
         var site: PreviewSite
         var status: String
@@ -57,16 +57,10 @@ struct PreviewBuilder: Sendable {
         return (site, report + status + "\n")
     }
 
-    /// The report's problems, each with its hint, without the summary line.
-    static func problems(in report: String, summary: String) -> [String] {
-        var problems: [String] = []
-        for line in report.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix(" "), let last = problems.indices.last {
-                problems[last] += " — " + line.trimmingCharacters(in: .whitespaces)
-            } else if line != summary.trimmingCharacters(in: .newlines) {
-                problems.append(String(line))
-            }
+    /// Each diagnostic as the terminal shows it, its hint on the same line.
+    static func problems(_ diagnostics: [Diagnostic], printer: DiagnosticPrinter) -> [String] {
+        diagnostics.map { diagnostic in
+            printer.line(for: diagnostic) + (diagnostic.hint.map { " — hint: \($0)" } ?? "")
         }
-        return problems
     }
 }

@@ -126,13 +126,13 @@ public struct PreviewSite: Sendable {
             background:#1c1c1e;color:#f2f2f5;border-left:6px solid \(failed ? "#ff453a" : "#ffd60a");\
             border-radius:8px;font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;\
             box-shadow:0 8px 32px rgba(0,0,0,.35)">
-            <strong>\(HTMLEscape.text(heading)): \(HTMLEscape.text(summary))</strong>
+            <strong>\(HTMLRenderer.escape(heading)): \(HTMLRenderer.escape(summary))</strong>
             <button type="button" onclick="this.parentElement.remove()" aria-label="Close" style="float:right;\
             background:none;border:0;color:inherit;font:inherit;cursor:pointer">×</button>
             <ul style="margin:.5rem 0 0;padding-left:1.25rem">
 
             """
-        for problem in problems.prefix(200) { out += "<li>\(HTMLEscape.text(problem))</li>\n" }
+        for problem in problems.prefix(200) { out += "<li>\(HTMLRenderer.escape(problem))</li>\n" }
         if problems.count > 200 { out += "<li>… and \(problems.count - 200) more (see the terminal)</li>\n" }
         return out + "</ul></aside>\n"
     }
@@ -153,23 +153,5 @@ public struct PreviewSite: Sendable {
         case "avif": "image/avif"
         default: "application/octet-stream"
         }
-    }
-}
-
-/// Text safe inside HTML elements.
-enum HTMLEscape {
-    static func text(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
     }
 }

@@ -64,7 +64,8 @@ import Testing
         let page = try file(Self.site(problems: [problem]).answer(for: "/"))
         let text = String(decoding: page.data, as: UTF8.self)
         #expect(text.contains("<aside id=\"locker-diagnostics\" role=\"alert\""))
-        #expect(text.contains("<li>guides/a.md:3:1: warning: no note named '&lt;script&gt;' [link.broken]</li>"))
+        #expect(
+            text.contains("<li>guides/a.md:3:1: warning: no note named &#39;&lt;script&gt;&#39; [link.broken]</li>"))
         #expect(text.contains("Built with warnings"))
         let failed = String(
             decoding: try file(Self.site(problems: [problem], failed: true).answer(for: "/")).data, as: UTF8.self)
@@ -72,15 +73,14 @@ import Testing
     }
 
     @Test func problemLinesKeepTheirHints() {
-        let report = """
-            a.md:1:1: warning: no note named 'x' [link.broken]
-              hint: create the note, or fix the link
-            b.md:2:3: error: bad [id.invalid]
-            2 notes checked: 1 error, 1 warning.
-
-            """
+        let diagnostics = [
+            Diagnostic(
+                .warning, .linkBroken, "no note named 'x'", file: "a.md", at: SourcePosition(line: 1, column: 1),
+                hint: "create the note, or fix the link"),
+            Diagnostic(.error, .idInvalid, "bad", file: "b.md", at: SourcePosition(line: 2, column: 3)),
+        ]
         #expect(
-            PreviewBuilder.problems(in: report, summary: "2 notes checked: 1 error, 1 warning.\n") == [
+            PreviewBuilder.problems(diagnostics, printer: DiagnosticPrinter(format: .text)) == [
                 "a.md:1:1: warning: no note named 'x' [link.broken] — hint: create the note, or fix the link",
                 "b.md:2:3: error: bad [id.invalid]",
             ])

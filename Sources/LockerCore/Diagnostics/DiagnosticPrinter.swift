@@ -39,12 +39,17 @@ public struct DiagnosticPrinter: Sendable {
     private func text(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
         var out = ""
         for diagnostic in diagnostics {
-            out += "\(path(diagnostic)):\(diagnostic.position.line):\(diagnostic.position.column): "
-            out += "\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+            out += line(for: diagnostic) + "\n"
             if let hint = diagnostic.hint { out += "  hint: \(hint)\n" }
         }
         out += Self.summary(diagnostics, notesChecked: notesChecked) + "\n"
         return out
+    }
+
+    /// `path:line:col: severity: message [code]`: one diagnostic as the text format prints it, without its hint.
+    public func line(for diagnostic: Diagnostic) -> String {
+        "\(path(diagnostic)):\(diagnostic.position.line):\(diagnostic.position.column): "
+            + "\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]"
     }
 
     /// `3 notes checked: 1 error, 2 warnings.`

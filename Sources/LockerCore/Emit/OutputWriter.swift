@@ -79,8 +79,6 @@ public enum OutputWriter {
         private let lock = NSLock()
         private var folders: Set<String> = [""]
         private var written: [String: RecordedFile] = [:]
-        /// How many files were linked from the previous build rather than written.
-        public private(set) var linkedCount = 0
 
         /// Checks that `output` may be replaced and creates the staging folder beside it.
         public init(replacing output: URL) throws {
@@ -121,18 +119,16 @@ public enum OutputWriter {
             try ensureFolder(VaultPath.folder(of: file.path))
             let hash = ContentHash.sha256Hex(file.data)
             let target = folder.path + "/" + file.path
-            var linked = false
             // Linked only when the previous build wrote these bytes and the file is still the one
-            // it wrote (same size, inode and modification time).
-            if let previous = previousFiles[file.path], previous.sha256 == hash, let stamp = previous.stamp {
+            // it wrote (same size, inode and modification time); a link keeps that stamp.
+            var stamp: String?
+            if let previous = previousFiles[file.path], previous.sha256 == hash, let recorded = previous.stamp {
                 let source = output.path + "/" + file.path
-                if OutputWriter.stamp(at: source) == stamp { linked = link(source, target) == 0 }
+                if OutputWriter.stamp(at: source) == recorded, link(source, target) == 0 { stamp = recorded }
             }
-            if !linked { try OutputWriter.writeFile(file.data, to: target) }
-            let entry = RecordedFile(sha256: hash, stamp: OutputWriter.stamp(at: target))
+            if stamp == nil { stamp = try OutputWriter.writeFile(file.data, to: target) }
             lock.lock()
-            written[file.path] = entry
-            if linked { linkedCount += 1 }
+            written[file.path] = RecordedFile(sha256: hash, stamp: stamp)
             lock.unlock()
         }
 
@@ -246,8 +242,10 @@ public enum OutputWriter {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Creates a file that must not exist yet and writes all of `data` into it.
-    static func writeFile(_ data: Data, to path: String) throws {
+    /// Creates a file that must not exist yet and writes all of `data` into it; returns its
+    /// ``VaultScanner/contentStamp(of:)`` once written.
+    @discardableResult
+    static func writeFile(_ data: Data, to path: String) throws -> String? {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
@@ -265,6 +263,8 @@ public enum OutputWriter {
                 offset += written
             }
         }
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? VaultScanner.contentStamp(of: status) : nil
     }
 
     #if os(Linux)

@@ -5,7 +5,7 @@ import LockerKit
 /// Every piece of text is escaped; nothing an author wrote is pasted as HTML. Links go only to
 /// documents of the site (through ``href``) or to `http`, `https`, `mailto` and `tel` URLs, and
 /// images only to the site's own assets, so a page makes no request to another host.
-struct HTMLRenderer {
+public struct HTMLRenderer {
     /// The site URL of a document link, relative to the page; nil when the site has no page for it.
     var href: (LinkTarget) -> String?
     /// The URL of a bundle asset (`assets/….png`), relative to the page.
@@ -177,7 +177,7 @@ struct HTMLRenderer {
     // MARK: Helpers
 
     /// Text safe in element content and in double- or single-quoted attributes.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         let special: (UInt8) -> Bool = { byte in
             byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
                 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0

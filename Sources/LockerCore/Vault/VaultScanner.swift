@@ -175,24 +175,25 @@ extension VaultScanner {
     /// A file's size, inode, and modification and change times to the nanosecond: what changes
     /// when it is saved. Times are written as seconds and nanoseconds, whatever the date.
     static func stamp(of status: stat) -> String {
-        #if canImport(Darwin)
-            let modified = "\(status.st_mtimespec.tv_sec).\(status.st_mtimespec.tv_nsec)"
-            let changed = "\(status.st_ctimespec.tv_sec).\(status.st_ctimespec.tv_nsec)"
-        #else
-            let modified = "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
-            let changed = "\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
-        #endif
-        return "\(status.st_size)\t\(status.st_ino)\t\(modified)\t\(changed)"
+        let times = Self.times(of: status)
+        return "\(status.st_size)\t\(status.st_ino)\t\(times.modified)\t\(times.changed)"
     }
 
     /// A file's size, inode and modification time, without the change time (which a hard link
     /// changes): how the output's files are recognised as the ones a build wrote.
     static func contentStamp(of status: stat) -> String {
+        "\(status.st_size):\(status.st_ino):\(Self.times(of: status).modified)"
+    }
+
+    /// Modification and change times as `seconds.nanoseconds`.
+    private static func times(of status: stat) -> (modified: String, changed: String) {
         #if canImport(Darwin)
-            let modified = "\(status.st_mtimespec.tv_sec).\(status.st_mtimespec.tv_nsec)"
+            (
+                "\(status.st_mtimespec.tv_sec).\(status.st_mtimespec.tv_nsec)",
+                "\(status.st_ctimespec.tv_sec).\(status.st_ctimespec.tv_nsec)"
+            )
         #else
-            let modified = "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+            ("\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)", "\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)")
         #endif
-        return "\(status.st_size):\(status.st_ino):\(modified)"
     }
 }
