@@ -44,8 +44,8 @@ public struct Compiler: Sendable {
     public var skipping: [URL]
     /// Where `SOURCE_DATE_EPOCH` is read from.
     public var environment: [String: String]
-    /// Parse results by note path and content hash, reused across compilations.
-    public var cache: ParseCache?
+    /// What earlier compilations made, reused where its inputs are unchanged (see ``BuildCache``).
+    public var cache: BuildCache?
     /// Whether to lay out the bundle; `locker check` only checks.
     public var emit: Bool
     /// The site's public address, overriding `baseURL` in `locker.yml`.
@@ -55,7 +55,7 @@ public struct Compiler: Sendable {
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
-        cache: ParseCache? = nil, emit: Bool = true, baseURL: String? = nil, progress: (any BuildProgress)? = nil
+        cache: BuildCache? = nil, emit: Bool = true, baseURL: String? = nil, progress: (any BuildProgress)? = nil
     ) {
         self.progress = progress
         self.emit = emit
@@ -86,14 +86,19 @@ public struct Compiler: Sendable {
             throw LockerError.io("no vault folder at \(vault.path)")
         }
         var diagnostics: [Diagnostic] = []
+        cache?.start()
+        var emitted = false
+        defer { cache?.finish(emitted: emitted) }
 
         // Configuration.
         var config = VaultConfig()
+        var configData: Data?
         let configURL = vault.appendingPathComponent(VaultConfig.fileName)
         if fileManager.fileExists(atPath: configURL.path) {
             guard let data = fileManager.contents(atPath: configURL.path) else {
                 throw LockerError.io("cannot read \(configURL.path)")
             }
+            configData = data
             let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20).decode(
                 Array(data), file: VaultConfig.fileName)
             diagnostics += decodeDiagnostics.filter { $0.severity != .warning }
@@ -114,9 +119,13 @@ public struct Compiler: Sendable {
         // Parse, in parallel.
         let parsed = parseNotes(listing.notes, config: config)
         var notes: [ParsedNote] = []
-        for (note, noteDiagnostics) in parsed {
+        var hashes: [String: String] = [:]
+        for (note, noteDiagnostics, sha256) in parsed {
             diagnostics += noteDiagnostics
-            if let note { notes.append(note) }
+            if let note {
+                notes.append(note)
+                if let sha256 { hashes[note.path] = sha256 }
+            }
         }
 
         // Identity: decks gather their notes, then documents must not share an ID.
@@ -130,22 +139,43 @@ public struct Compiler: Sendable {
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
+        let cache = self.cache
+        let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: index.assets.sorted())) ?? 0
+        let knownHashes = hashes
+        /// What a builder's result was made from.
+        @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
+            let read = builder.reads.map { index.notes[$0].path }
+            return BuildTrace(
+                surface: surface,
+                notes: Dictionary(read.map { ($0, knownHashes[$0] ?? "") }, uniquingKeysWith: { a, _ in a }),
+                assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
+        }
         let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> (Document?, LandingPage?, [Diagnostic]) in
             defer { linking.tick() }
+            let note = index.notes[noteIndex]
+            if note.kind == .deck { return (nil, nil, []) }
+            if let reused = cache?.linked.lookup(
+                note.path, where: { $0.trace.holds(surface: surface, hashes: knownHashes, assets: assets) })
+            {
+                return (reused.document, reused.page, reused.diagnostics)
+            }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-            switch index.notes[noteIndex].kind {
+            let result: (Document?, LandingPage?, [Diagnostic])
+            switch note.kind {
             case .checklist:
                 let (checklist, found) = builder.checklist(noteIndex)
-                return (.checklist(checklist), nil, found)
-            case .deck:
-                return (nil, nil, [])
+                result = (.checklist(checklist), nil, found)
             case .page:
                 let (page, found) = builder.landingPage(noteIndex)
-                return (nil, page, found)
+                result = (nil, page, found)
             default:
                 let (guide, found) = builder.guide(noteIndex)
-                return (.guide(guide), nil, found)
+                result = (.guide(guide), nil, found)
             }
+            cache?.linked.store(
+                BuildCache.Linked(trace: trace(of: builder), document: result.0, page: result.1, diagnostics: result.2),
+                for: note.path)
+            return result
         }
         var documents: [Document] = []
         var pages: [LandingPage] = []
@@ -176,8 +206,23 @@ public struct Compiler: Sendable {
         }
         let finalConfig = config
         let deckResults = Self.parallelMap(catalog.groups) { group in
+            let key = group.path + "\u{0}" + group.id
+            if let reused = cache?.decks.lookup(
+                key, where: { $0.trace.holds(surface: surface, hashes: knownHashes, assets: assets) })
+            {
+                return (
+                    decks: reused.decks, diagnostics: reused.diagnostics, stamps: reused.stamps,
+                    versions: reused.versions
+                )
+            }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-            return builder.decks(group, config: finalConfig)
+            let result = builder.decks(group, config: finalConfig)
+            cache?.decks.store(
+                BuildCache.BuiltDeck(
+                    trace: trace(of: builder), decks: result.decks, diagnostics: result.diagnostics,
+                    stamps: result.stamps, versions: result.versions),
+                for: key)
+            return result
         }
         for result in deckResults {
             documents += result.decks.map { .deck($0) }
@@ -203,7 +248,8 @@ public struct Compiler: Sendable {
         guard !compilation.failed, emit else { return compilation }
 
         // Emit.
-        let writer = BundleWriter(config: config, generatedAt: generatedAt())
+        emitted = true
+        let writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache)
         do {
             compilation.manifest = try writer.render(
                 documents: documents, assets: assets.all, into: sink,
@@ -216,13 +262,16 @@ public struct Compiler: Sendable {
         let site = SiteBuilder(
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
             pages: pages,
-            assets: assets)
+            assets: assets, cache: cache)
         compilation.sitePageCount = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         return compilation
     }
 
-    private func parseNotes(_ files: [VaultFile], config: VaultConfig) -> [(ParsedNote?, [Diagnostic])] {
+    /// Each note parsed, with its content hash when a cache wants it.
+    private func parseNotes(
+        _ files: [VaultFile], config: VaultConfig
+    ) -> [(note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?)] {
         let parser = NoteParser(config: config)
         let cache = self.cache
         let parsing = ProgressCounter(progress, .parsing, total: files.count)
@@ -238,16 +287,20 @@ public struct Compiler: Sendable {
                         Diagnostic(
                             .error, .fileUnreadable, "cannot read the file: \(error.localizedDescription)",
                             file: file.path)
-                    ]
+                    ],
+                    nil
                 )
             }
             let bytes = Array(data)
-            guard let cache else { return parser.parse(path: file.path, bytes: bytes) }
-            let key = ParseCache.Key(path: file.path, sha256: ContentHash.sha256Hex(bytes))
-            if let cached = cache.lookup(key) { return cached }
+            guard let cache else {
+                let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
+                return (note, diagnostics, nil)
+            }
+            let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes))
+            if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256) }
             let result = parser.parse(path: file.path, bytes: bytes)
-            cache.store(result, for: key)
-            return result
+            cache.parses.store(result, for: key)
+            return (result.0, result.1, key.sha256)
         }
     }
 
@@ -335,34 +388,5 @@ private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots.compactMap { $0 }
-    }
-}
-
-/// Parse results keyed by note path and content hash: what an incremental build reuses.
-public final class ParseCache: @unchecked Sendable {
-    struct Key: Hashable {
-        var path: String
-        var sha256: String
-    }
-
-    private var entries: [Key: (ParsedNote?, [Diagnostic])] = [:]
-    private let lock = NSLock()
-    /// How many lookups found a result; for tests and benchmarks.
-    public private(set) var hits = 0
-
-    public init() {}
-
-    func lookup(_ key: Key) -> (ParsedNote?, [Diagnostic])? {
-        lock.lock()
-        defer { lock.unlock() }
-        let found = entries[key]
-        if found != nil { hits += 1 }
-        return found
-    }
-
-    func store(_ result: (ParsedNote?, [Diagnostic]), for key: Key) {
-        lock.lock()
-        entries[key] = result
-        lock.unlock()
     }
 }

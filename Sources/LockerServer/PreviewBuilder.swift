@@ -6,8 +6,8 @@ import LockerKit
 /// not change since the previous build.
 struct PreviewBuilder: Sendable {
     var options: PreviewServer.Options
-    /// Parse results by note path and content hash, across builds.
-    let cache = ParseCache()
+    /// What each build made, reused by the next where its inputs did not change.
+    let cache = BuildCache()
 
     /// Builds the vault; returns what to serve and the report for the terminal.
     ///

@@ -15,7 +15,7 @@ import Testing
         let compiler = Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         let first = try compiler.compile()
         let second = try Compiler(
-            vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"], cache: ParseCache()
+            vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"], cache: BuildCache()
         ).compile()
         #expect(first.files == second.files)
         #expect(!first.files.isEmpty)

@@ -4,7 +4,7 @@ extension DocumentBuilder {
     /// The checklist for the note at `noteIndex`, its links resolved, and what was wrong with them.
     mutating func checklist(_ noteIndex: Int) -> (Checklist, [Diagnostic]) {
         begin(noteIndex)
-        let note = index.notes[noteIndex]
+        let note = self.note(noteIndex)
         let parsed = note.checklist ?? ParsedChecklist(blocks: note.blocks, sections: [])
         let kind = ContentKind.checklist
         func uuid(_ parts: String...) -> String {

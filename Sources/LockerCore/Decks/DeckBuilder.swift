@@ -7,6 +7,7 @@ extension DocumentBuilder {
         _ group: DeckCatalog.Group, config: VaultConfig
     ) -> (decks: [Deck], diagnostics: [Diagnostic], stamps: [IDStamp], versions: [VersionParts]) {
         let notes = index.notes
+        recordReads(group.headers + group.members)
         var diagnostics: [Diagnostic] = []
         var stamps: [IDStamp] = []
         var decks: [Deck] = []

@@ -32,6 +32,12 @@ final class AssetCatalog: @unchecked Sendable {
         asset(for: vaultPath, bundled: true)
     }
 
+    /// Looks the asset up as a document that embeds it would, and returns its content hash (nil
+    /// when it cannot be read): how a reused document counts its assets as used.
+    func use(_ vaultPath: String, bundled: Bool) -> String? {
+        try? asset(for: vaultPath, bundled: bundled).get().sha256
+    }
+
     private func asset(for vaultPath: String, bundled: Bool) -> Result<Asset, LockerError> {
         lock.lock()
         if bundled { self.bundled.insert(vaultPath) }

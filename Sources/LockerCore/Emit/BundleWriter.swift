@@ -9,6 +9,8 @@ import LockerKit
 struct BundleWriter: Sendable {
     var config: VaultConfig
     var generatedAt: String?
+    /// Documents encoded by an earlier build, reused when the document is unchanged.
+    var cache: BuildCache?
 
     /// Writes every file of the bundle into `sink` as it is encoded, and returns the manifest.
     func render(
@@ -20,9 +22,9 @@ struct BundleWriter: Sendable {
         /// Writes one file named by its hash (assets keep their names) and describes it.
         @Sendable func emit(
             _ data: Data, folder: String, prefix: String = "", kind: String, locale: String?, id: String?,
-            lists: String?, name: String? = nil
+            lists: String?, name: String? = nil, sha256 known: String? = nil
         ) throws -> Manifest.File {
-            let sha256 = ContentHash.sha256Hex(data)
+            let sha256 = known ?? ContentHash.sha256Hex(data)
             let relative = name ?? "\(folder)/\(prefix)\(sha256.prefix(16)).json"
             try sink.write(OutputFile(path: root + "/" + relative, data: data))
             return Manifest.File(
@@ -33,9 +35,18 @@ struct BundleWriter: Sendable {
         let written = Compiler.parallelMap(documents) { document in
             defer { progress?.tick() }
             return Result {
-                try emit(
-                    try document.encoded(), folder: "\(document.kind)/\(document.locale)",
-                    kind: document.kind.rawValue, locale: document.locale, id: document.id, lists: nil)
+                let key = "\(document.kind)/\(document.locale)/\(document.id)"
+                let encoded: BuildCache.Encoded
+                if let reused = cache?.encoded.lookup(key, where: { $0.document == document }) {
+                    encoded = reused
+                } else {
+                    let data = try document.encoded()
+                    encoded = BuildCache.Encoded(document: document, data: data, sha256: ContentHash.sha256Hex(data))
+                    cache?.encoded.store(encoded, for: key)
+                }
+                return try emit(
+                    encoded.data, folder: "\(document.kind)/\(document.locale)", kind: document.kind.rawValue,
+                    locale: document.locale, id: document.id, lists: nil, sha256: encoded.sha256)
             }
         }
         var entries = try written.map { try $0.get() }

@@ -16,6 +16,10 @@ struct DocumentBuilder {
     private var stack: [EmbedKey] = []
     private var rootIndex = 0
     private(set) var diagnostics: [Diagnostic] = []
+    /// The notes read since the builder was made (by index), and the vault files embedded:
+    /// what the result depends on besides the vault's shape (see ``BuildTrace``).
+    private(set) var reads: Set<Int> = []
+    private(set) var assetUses: Set<AssetUse> = []
     /// Set when an expansion below the current root embed hits a cycle or the depth limit.
     private var nestedProblem: (code: DiagnosticCode, chain: [EmbedKey])?
 
@@ -32,12 +36,25 @@ struct DocumentBuilder {
     }
 
     private var reporting: Bool { stack.count <= 1 }
+    /// The note being read: the root, or the note embedded innermost (both read when entered).
     private var current: ParsedNote { index.notes[stack.last?.note ?? rootIndex] }
+
+    /// The note at `noteIndex`, counted as read.
+    mutating func note(_ noteIndex: Int) -> ParsedNote {
+        reads.insert(noteIndex)
+        return index.notes[noteIndex]
+    }
+
+    /// Counts notes as read without reading them here.
+    mutating func recordReads(_ noteIndices: some Sequence<Int>) {
+        reads.formUnion(noteIndices)
+    }
 
     /// Starts building from the note at `noteIndex`: links resolve from it and problems are reported in it.
     /// Diagnostics gathered so far are returned and cleared.
     @discardableResult
     mutating func begin(_ noteIndex: Int) -> [Diagnostic] {
+        reads.insert(noteIndex)
         rootIndex = noteIndex
         stack = [EmbedKey(note: noteIndex, fragment: nil)]
         defer { diagnostics = [] }
@@ -53,7 +70,7 @@ struct DocumentBuilder {
     /// The guide for the note at `noteIndex`, and what was wrong with its links.
     mutating func guide(_ noteIndex: Int) -> (Guide, [Diagnostic]) {
         begin(noteIndex)
-        let note = index.notes[noteIndex]
+        let note = self.note(noteIndex)
         let blocks = convert(note.blocks)
         let sections = note.sections.map { convert($0) }
         let tags = Self.tags(of: note)
@@ -80,7 +97,8 @@ struct DocumentBuilder {
     }
 
     private mutating func report(
-        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition, hint: String? = nil
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition,
+        hint: String? = nil
     ) {
         guard reporting else { return }
         diagnostics.append(Diagnostic(severity, code, message, file: current.path, at: position, hint: hint))
@@ -200,7 +218,7 @@ struct DocumentBuilder {
             return nil
         }
         guard let found = findNote(link.target, at: link.position) else { return nil }
-        let note = index.notes[found]
+        let note = self.note(found)
         var anchor: String?
         if let fragment = link.fragment { anchor = self.anchor(for: fragment, in: found, at: link.position) }
         return .document(
@@ -228,7 +246,7 @@ struct DocumentBuilder {
 
     /// The anchor for `#Heading`, `#H2#H3` or `#^block` in a note, reporting it when missing.
     private mutating func anchor(for fragment: String, in noteIndex: Int, at position: SourcePosition) -> String? {
-        let note = index.notes[noteIndex]
+        let note = self.note(noteIndex)
         if fragment.hasPrefix("^") {
             let id = String(fragment.dropFirst())
             if note.blocksByID[id] != nil { return fragment }
@@ -291,7 +309,9 @@ struct DocumentBuilder {
         let path = VaultPath.normalize(source.removingPercentEncoding ?? source)
         switch resolver.resolveAsset(path, fromPath: current.path, relativeFirst: false) {
         case .found(let vaultPath):
-            switch bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath) {
+            let found = bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath)
+            assetUses.insert(AssetUse(path: vaultPath, bundled: bundled, sha256: try? found.get().sha256))
+            switch found {
             case .success(let asset): return asset.bundlePath
             case .failure(let error):
                 report(.error, .fileUnreadable, error.description, at: position)
@@ -316,7 +336,9 @@ struct DocumentBuilder {
         guard let found = findNote(link.target, at: link.position) else { return nil }
         let key = EmbedKey(note: found, fragment: link.fragment)
         let isRootSite = stack.count == 1
-        if stack.contains(key) || (link.fragment == nil && stack.contains(where: { $0.note == found && $0.fragment == nil })) {
+        if stack.contains(key)
+            || (link.fragment == nil && stack.contains(where: { $0.note == found && $0.fragment == nil }))
+        {
             nestedProblem = (.embedCycle, stack + [key])
             if isRootSite { reportNested(at: link.position) }
             return nil
@@ -326,7 +348,7 @@ struct DocumentBuilder {
             if isRootSite { reportNested(at: link.position) }
             return nil
         }
-        let note = index.notes[found]
+        let note = self.note(found)
         var anchor: String?
         if let fragment = link.fragment {
             guard let resolved = self.anchor(for: fragment, in: found, at: link.position) else { return nil }

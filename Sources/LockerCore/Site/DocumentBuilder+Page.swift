@@ -4,7 +4,7 @@ extension DocumentBuilder {
     /// The landing page for the note at `noteIndex`, its links resolved like a guide's.
     mutating func landingPage(_ noteIndex: Int) -> (LandingPage, [Diagnostic]) {
         begin(noteIndex)
-        let note = index.notes[noteIndex]
+        let note = self.note(noteIndex)
         let blocks = convert(note.blocks)
         let sections = note.sections.map { convert($0) }
         // The reader reports through its own list; links and images report through the builder's.

@@ -19,13 +19,17 @@ struct SiteBuilder {
     var documents: [Document]
     var pages: [LandingPage]
     var assets: AssetCatalog
+    /// Pages rendered by an earlier build, reused when their document and everything else they
+    /// show is unchanged.
+    var cache: BuildCache?
     /// The kinds the vault has documents of, in schema order: the site's navigation.
     let documentKinds: [ContentKind]
 
     init(
         config: VaultConfig, templates: TemplateSet, baseURL: String?, documents: [Document], pages: [LandingPage],
-        assets: AssetCatalog
+        assets: AssetCatalog, cache: BuildCache? = nil
     ) {
+        self.cache = cache
         self.config = config
         self.templates = templates
         self.baseURL = baseURL
@@ -202,7 +206,14 @@ struct SiteBuilder {
         let rootImages = Dictionary(
             uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) }
         )
-        // Rendered and written on every core; only the routes are kept.
+        // Rendered and written on every core; only the routes are kept. A page depends on its
+        // document and on the surface: what it shows of the rest of the site.
+        let surface =
+            cache?.identify(
+                SiteSurface(
+                    config: config, templates: templates.sources, baseURL: baseURL,
+                    documents: documents.map { "\($0.kind)/\($0.id)/\($0.locale)" }, pages: pages,
+                    sharedFiles: [iconPath, stylePath])) ?? 0
         let rendered = Compiler.parallelMap(documents) { document in
             defer { progress?.tick() }
             let route = route(of: document)
@@ -210,10 +221,19 @@ struct SiteBuilder {
                 (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
             let image = rootImages[document.locale] ?? nil
             let written = Result {
+                if let reused = cache?.rendered.lookup(
+                    route.path, where: { $0.surface == surface && $0.document == document })
+                {
+                    try emit(route.path + "index.html", reused.html)
+                    return
+                }
                 let html = try context.document(
                     document, route: route, alternates: alternate, image: image,
                     link: { target in linkTarget(target, document.locale) })
-                try emit(route.path + "index.html", Data(html.utf8))
+                let data = Data(html.utf8)
+                cache?.rendered.store(
+                    BuildCache.Rendered(document: document, surface: surface, html: data), for: route.path)
+                try emit(route.path + "index.html", data)
             }
             return (route, alternate, written)
         }

@@ -9,6 +9,8 @@ struct TemplateSet: Sendable {
     static let folder = "templates"
 
     var library: MustacheLibrary
+    /// Every template's text by name, the vault's in place of the defaults.
+    var sources: [String: String] = [:]
     /// Problems with the vault's own templates.
     var diagnostics: [Diagnostic] = []
     /// The names taken from the vault rather than the defaults.
@@ -57,7 +59,7 @@ struct TemplateSet: Sendable {
                     .warning, .templateInvalid, "no page or template uses a template named '\(name)'", file: Self.folder + "/\(name).mustache",
                     hint: "templates replace the built-in ones by name: " + DefaultTemplates.all.keys.sorted().joined(separator: ", ")))
         }
-        return TemplateSet(library: library, diagnostics: diagnostics, overridden: overridden)
+        return TemplateSet(library: library, sources: sources, diagnostics: diagnostics, overridden: overridden)
     }
 
     private static func diagnostic(for error: any Error, file: String) -> Diagnostic {

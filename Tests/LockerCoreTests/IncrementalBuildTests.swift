@@ -1,0 +1,298 @@
+import Foundation
+import LockerKit
+import Testing
+
+@testable import LockerCore
+
+/// A build that reuses an earlier build's results (``BuildCache``) gives exactly what a clean
+/// build gives, and reuses only what nothing it was made from changed.
+@Suite struct IncrementalBuildTests {
+    static let environment = ["SOURCE_DATE_EPOCH": "1700000000"]
+
+    /// The default vault, with a deck of card notes and an embedded image added.
+    static func baseVault() throws -> TestVault {
+        let vault = try TestVault([:])
+        let content = SiteTests.defaultVault.path
+        let fileManager = FileManager.default
+        let paths = try #require(fileManager.enumerator(atPath: content)).compactMap { $0 as? String }
+        for path in paths.sorted() {
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: content + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { continue }
+            try vault.write(path, try Data(contentsOf: URL(fileURLWithPath: content + "/" + path)))
+        }
+        let config = try String(contentsOf: vault.root.appendingPathComponent("locker.yml"), encoding: .utf8)
+        try vault.write(
+            "locker.yml",
+            Data(config.replacingOccurrences(of: "  site: page\n", with: "  site: page\n  cards: deck\n").utf8))
+        try vault.write("cards/Ball.md", Data("---\nid: ball\n---\n# Шар\n\nСудно на якоре. См. [[anchoring]].\n".utf8))
+        try vault.write(
+            "cards/Ball.en.md",
+            Data("---\nid: ball\n---\n# Ball\n\nA vessel at anchor. See [[anchoring#Anchor watch]].\n".utf8))
+        try vault.write("cards/Cone.md", Data("# Конус\n\nПарусное судно под мотором.\n".utf8))
+        try vault.write("guides/images/boat.png", Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]))
+        try vault.write(
+            "guides/picture.md",
+            Data(
+                "---\ntitle: Picture\n---\n## The boat\n\n![[boat.png]]\n\nA boat. ^boat\n\n## Rigging\n\nLines.\n".utf8
+            ))
+        return vault
+    }
+
+    private static func compile(_ vault: TestVault, cache: BuildCache?) throws -> Compilation {
+        try Compiler(vault: vault.root, environment: environment, cache: cache).compile()
+    }
+
+    /// Where two compilations differ, for a failure message; empty when they agree.
+    private static func differences(_ incremental: Compilation, _ clean: Compilation) -> [String] {
+        var found: [String] = []
+        if incremental.diagnostics != clean.diagnostics {
+            let left = Set(incremental.diagnostics)
+            let right = Set(clean.diagnostics)
+            found += left.subtracting(right).map { "only incremental: \($0.message) (\($0.file))" }
+            found += right.subtracting(left).map { "only clean: \($0.message) (\($0.file))" }
+            if found.isEmpty { found.append("diagnostics in another order") }
+        }
+        let left = Dictionary(incremental.files.map { ($0.path, $0.data) }, uniquingKeysWith: { a, _ in a })
+        let right = Dictionary(clean.files.map { ($0.path, $0.data) }, uniquingKeysWith: { a, _ in a })
+        for path in Set(left.keys).union(right.keys).sorted() where left[path] != right[path] {
+            found.append(
+                left[path] == nil
+                    ? "only clean: \(path)" : right[path] == nil ? "only incremental: \(path)" : "differs: \(path)")
+        }
+        if incremental.stamps != clean.stamps { found.append("ID stamps differ") }
+        if incremental.noteCount != clean.noteCount { found.append("note counts differ") }
+        return found
+    }
+
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func randomEditsGiveTheCleanBuildsOutput(seed: UInt64) throws {
+        let vault = try Self.baseVault()
+        defer { vault.remove() }
+        var editor = VaultEditor(vault: vault, seed: seed)
+        let cache = BuildCache()
+        let first = try Self.compile(vault, cache: cache)
+        #expect(!first.files.isEmpty, "the base vault builds")
+        var reused = 0
+        for step in 1...20 {
+            try editor.randomEdit(step: step)
+            let incremental = try Self.compile(vault, cache: cache)
+            reused += cache.reuse.linked
+            let clean = try Self.compile(vault, cache: nil)
+            let differences = Self.differences(incremental, clean)
+            #expect(
+                differences.isEmpty,
+                "seed \(seed), after: \(editor.log.joined(separator: "; "))\n\(differences.prefix(10).joined(separator: "\n"))"
+            )
+            if !differences.isEmpty { break }
+        }
+        #expect(reused > 0, "later builds reused documents")
+    }
+
+    /// Four notes: `b` links to a heading of `a`, `d` embeds `a`, `c` stands alone.
+    static func smallVault() throws -> TestVault {
+        try TestVault([
+            "a.md": "# A\n\n## Alpha\n\nText of a.\n",
+            "b.md": "# B\n\nSee [[a#Alpha]].\n",
+            "c.md": "# C\n\nAlone.\n",
+            "d.md": "# D\n\n![[a]]\n",
+        ])
+    }
+
+    @Test func aRenamedHeadingRebuildsTheNotesThatLinkToItAndEmbedIt() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse == BuildCache.Reuse())
+
+        try vault.write("a.md", Data("# A\n\n## Alpha renamed\n\nText of a.\n".utf8))
+        let compilation = try Self.compile(vault, cache: cache)
+        // c is reused whole; a, the note linking to its heading and the note embedding it are rebuilt.
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 3, linked: 1, encoded: 1, rendered: 1))
+        let broken = compilation.diagnostics.map { "\($0.file):\($0.position.line) \($0.code.rawValue)" }
+        #expect(broken == ["b.md:3 link.broken-heading"])
+        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func anUnchangedVaultReusesEverything() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        let first = try Self.compile(vault, cache: cache)
+        try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
+        let second = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 4, encoded: 4, rendered: 4))
+        #expect(first.files == second.files)
+    }
+
+    @Test func aNewNoteRelinksEveryNoteButReusesUnchangedBundleFiles() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        // A new note named like a link target could change what every link means.
+        try vault.write("e.md", Data("# E\n\nNew.\n".utf8))
+        let compilation = try Self.compile(vault, cache: cache)
+        // Pages show every document's place (navigation, translations): all rendered again.
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 4, rendered: 0))
+        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func aChangedImageRebuildsTheNotesThatEmbedIt() throws {
+        let vault = try TestVault([
+            "a.md": "# A\n\n![[boat.png]]\n",
+            "b.md": "# B\n\nNo image.\n",
+        ])
+        defer { vault.remove() }
+        try vault.write("boat.png", Data([1, 2, 3]))
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        try vault.write("boat.png", Data([4, 5, 6, 7]))
+        let compilation = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.linked == 1)
+        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+        let assets = compilation.files.map(\.path).filter { $0.hasPrefix("bundles/v1/assets/") }
+        #expect(assets == ["bundles/v1/assets/\(ContentHash.sha256Hex(Data([4, 5, 6, 7])).prefix(16)).png"])
+    }
+
+    @Test func aBuildWithErrorsKeepsTheOutputCacheForTheNext() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        try vault.write("c.md", Data("---\nid: [\n---\n# C\n".utf8))
+        let failed = try Self.compile(vault, cache: cache)
+        #expect(failed.failed)
+        try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
+        _ = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.encoded == 4)
+        #expect(cache.reuse.rendered == 4)
+    }
+}
+
+/// Random edits of the kinds an author makes, from a seed, so a failure can be replayed.
+struct VaultEditor {
+    let vault: TestVault
+    private var random: SplitMix64
+    private(set) var log: [String] = []
+    private var added: [String] = []
+
+    init(vault: TestVault, seed: UInt64) {
+        self.vault = vault
+        random = SplitMix64(seed: seed)
+    }
+
+    private func notes() throws -> [String] {
+        let paths = try #require(FileManager.default.enumerator(atPath: vault.root.path)).compactMap { $0 as? String }
+        return paths.filter { $0.hasSuffix(".md") && $0 != "README.md" }.sorted()
+    }
+
+    private func read(_ path: String) throws -> String {
+        try String(contentsOf: vault.root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    private func write(_ path: String, _ text: String) throws { try vault.write(path, Data(text.utf8)) }
+
+    private mutating func pick<T>(_ values: [T]) -> T? {
+        values.isEmpty ? nil : values[Int(random.next() % UInt64(values.count))]
+    }
+
+    private func headings(_ text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("## ") || $0.hasPrefix("### ") }.map {
+            String($0.drop { $0 == "#" }.dropFirst())
+        }
+    }
+
+    private func name(_ path: String) -> String {
+        VaultPath.removingExtension(VaultPath.fileName(of: path))
+    }
+
+    /// Makes one edit and returns its description (also added to ``log``).
+    @discardableResult
+    mutating func randomEdit(step: Int) throws -> String {
+        let notes = try notes()
+        guard let path = pick(notes), let other = pick(notes) else { return "nothing" }
+        var text = try read(path)
+        let description: String
+        switch random.next() % 10 {
+        case 0:
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let headingLines = lines.indices.filter { lines[$0].hasPrefix("## ") || lines[$0].hasPrefix("### ") }
+            guard let line = pick(headingLines) else { return try appendParagraph(path, text, step) }
+            var edited = lines.map(String.init)
+            edited[line] += " \(step)"
+            text = edited.joined(separator: "\n")
+            description = "renamed a heading in \(path)"
+        case 1:
+            let heading = pick(headings(try read(other))) ?? "Missing"
+            text += "\n\nSee [[\(name(other))#\(heading)]].\n"
+            description = "linked \(path) to \(other)#\(heading)"
+        case 2:
+            let heading = pick(headings(try read(other)))
+            text += "\n\n![[\(name(other))\(heading.map { "#" + $0 } ?? "")]]\n"
+            description = "embedded \(other)\(heading.map { "#" + $0 } ?? "") in \(path)"
+        case 3:
+            text = text.replacingOccurrences(of: "\n# ", with: "\n# Edited \(step) ")
+            description = "retitled \(path)"
+        case 4:
+            let new = "guides/new-\(step).md"
+            try write(new, "---\ntitle: New \(step)\n---\n## Part \(step)\n\nSee [[\(name(other))]]. ^new\(step)\n")
+            added.append(new)
+            log.append("added \(new)")
+            return log.last ?? ""
+        case 5:
+            guard let victim = pick(added.isEmpty ? notes : added) else { return "nothing" }
+            try FileManager.default.removeItem(at: vault.root.appendingPathComponent(victim))
+            added.removeAll { $0 == victim }
+            log.append("removed \(victim)")
+            return log.last ?? ""
+        case 6:
+            if step % 2 == 0 {
+                try vault.write("guides/images/boat.png", Data([0x89, 0x50, 0x4E, 0x47, UInt8(step % 256)]))
+                log.append("changed boat.png")
+                return log.last ?? ""
+            }
+            text += "\n\n![[boat.png]]\n"
+            description = "embedded boat.png in \(path)"
+        case 7:
+            var target = try read(other)
+            target += "\n\nA marked paragraph. ^mark\(step)\n"
+            try write(other, target)
+            text = try path == other ? read(path) : text
+            text += "\n\nSee [[\(name(other))#^mark\(step)]].\n"
+            description = "marked a block in \(other) and linked it from \(path)"
+        case 8:
+            log.append("saved \(path) unchanged")
+            try write(path, text)
+            return log.last ?? ""
+        default:
+            return try appendParagraph(path, text, step)
+        }
+        try write(path, text)
+        log.append(description)
+        return description
+    }
+
+    private mutating func appendParagraph(_ path: String, _ text: String, _ step: Int) throws -> String {
+        try write(path, text + "\n\nA new paragraph \(step).\n")
+        log.append("added a paragraph to \(path)")
+        return log.last ?? ""
+    }
+}
+
+/// A small seeded generator (SplitMix64), the same on every platform.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
