@@ -13,6 +13,8 @@ both of two cores busy) and the peak resident memory of the slowest-memory run.
 - locker check / locker build: every build writes into a new output folder, as a first build does.
 - rebuild, no change / rebuild, one note: `locker build` again into the last output folder,
   unchanged, then with one note edited.
+- serve, one note edited: `locker serve` on the vault, one note saved RUNS times; the rebuild
+  time its status line reports (in memory, reusing what the edit did not touch), and its peak RSS.
 - hugo: Debian's `hugo`, when installed, into a new folder each run.
 
 The machine is shared and noisy: quote medians and ratios, and re-run before drawing conclusions.
@@ -61,6 +63,32 @@ def measure(name, runs, make_arguments, stdin_path=None, before=None):
     return {"name": name, "wall": statistics.median(walls), "cores": statistics.median(cpus), "rss": max(peaks)}
 
 
+def measure_serve(vault, runs, edit):
+    """`locker serve`: the time its own status line gives for the rebuild after one note is saved
+    (the in-memory incremental build, without the poll's wait), and the server's peak RSS."""
+    process = subprocess.Popen([LOCKER, "serve", vault, "--port", "0"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "SOURCE_DATE_EPOCH": "0"})
+
+    def next_build():
+        for line in process.stderr:
+            if line.startswith("Built ") or line.startswith("Build failed"):
+                return line
+        sys.exit("locker serve stopped before building")
+
+    walls = []
+    try:
+        next_build()
+        for index in range(runs):
+            edit(index + runs)
+            line = next_build()
+            walls.append(int(line.split(" in ")[1].split(" ms")[0]) / 1000)
+    finally:
+        process.terminate()
+        _, status, usage = os.wait4(process.pid, 0)
+    return {"name": "serve, one note edited", "wall": statistics.median(walls), "cores": None,
+            "rss": usage.ru_maxrss / 1024}
+
+
 def build_floor(work):
     binary = os.path.join(work, "cmark_floor")
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libcmark-gfm"], capture_output=True, text=True,
@@ -105,6 +133,7 @@ def main():
 
         results.append(measure("rebuild, one note edited", runs, lambda i: [LOCKER, "build", vault, "--out", last],
                                before=edit))
+        results.append(measure_serve(vault, runs, edit))
         with open(edited, "w", encoding="utf-8") as handle:
             handle.write(original)
         if shutil.which("hugo"):
@@ -117,8 +146,9 @@ def main():
         print(f"{'':28} {'median':>9} {'× floor':>8} {'× hugo':>7} {'cores':>6} {'peak RSS':>9}")
         for result in results:
             versus_hugo = f"{result['wall'] / hugo_wall:7.2f}" if hugo_wall else f"{'-':>7}"
+            cores = f"{result['cores']:6.2f}" if result["cores"] is not None else f"{'-':>6}"
             print(f"{result['name']:28} {result['wall']:8.2f}s {result['wall'] / floor_wall:8.1f} {versus_hugo} "
-                  f"{result['cores']:6.2f} {result['rss']:7.0f} MB")
+                  f"{cores} {result['rss']:7.0f} MB")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

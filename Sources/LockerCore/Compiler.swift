@@ -134,13 +134,17 @@ public struct Compiler: Sendable {
         diagnostics += Self.duplicateIDs(notes.filter { $0.kind != .deck })
 
         // Resolve and build, in parallel.
-        let index = VaultIndex(notes: notes, assets: listing.assets.map(\.path), locales: config.locales)
+        let cache = self.cache
+        let assetPaths = listing.assets.map(\.path)
+        let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: assetPaths.sorted())) ?? 0
+        let index =
+            cache?.index(for: surface)?.replacingNotes(notes)
+            ?? VaultIndex(notes: notes, assets: assetPaths, locales: config.locales)
+        cache?.keep(index, for: surface)
         let resolver = LinkResolver(index: index, unresolvedSeverity: config.unresolvedLinks)
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
-        let cache = self.cache
-        let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: index.assets.sorted())) ?? 0
         let knownHashes = hashes
         /// What a builder's result was made from.
         @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
@@ -275,8 +279,18 @@ public struct Compiler: Sendable {
         let parser = NoteParser(config: config)
         let cache = self.cache
         let parsing = ProgressCounter(progress, .parsing, total: files.count)
+        // A file whose stamp is unchanged is not read again, unless it changed just before it
+        // was last read: a save in the same clock tick keeps its stamp.
+        let settled = time(nil) - (cache?.settlingTime ?? 0)
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
+            var status = stat()
+            let stamp = cache != nil && stat(file.url.path, &status) == 0 ? VaultScanner.stamp(of: status) : nil
+            if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
+                let cached = cache.parses.lookup(BuildCache.ParseKey(path: file.path, sha256: known.sha256))
+            {
+                return (cached.0, cached.1, known.sha256)
+            }
             let data: Data
             do {
                 data = try Data(contentsOf: file.url)
@@ -297,6 +311,9 @@ public struct Compiler: Sendable {
                 return (note, diagnostics, nil)
             }
             let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes))
+            if let stamp, VaultScanner.changeTime(of: status) < settled {
+                cache.hashes.store(BuildCache.Hashed(stamp: stamp, sha256: key.sha256), for: file.path)
+            }
             if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256) }
             let result = parser.parse(path: file.path, bytes: bytes)
             cache.parses.store(result, for: key)

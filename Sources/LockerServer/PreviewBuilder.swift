@@ -47,7 +47,10 @@ struct PreviewBuilder: Sendable {
         } else {
             site = PreviewSite(
                 files: compilation.files, problems: problems, summary: summary, failed: false, generation: generation)
-            status = "Built \(compilation.sitePageCount) pages in \(milliseconds) ms."
+            let rebuilt = cache.reuse.rebuilt
+            status =
+                "Built \(compilation.sitePageCount) pages in \(milliseconds) ms"
+                + (previous == nil ? "." : " (\(rebuilt) \(rebuilt == 1 ? "document" : "documents") rebuilt).")
         }
         if let previous, site.serves(sameAs: previous) {
             // Nothing a page shows changed (a save without an edit): no reload.

@@ -105,12 +105,12 @@ import Testing
         defer { vault.remove() }
         let cache = BuildCache()
         _ = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse == BuildCache.Reuse())
+        #expect(cache.reuse == BuildCache.Reuse(rebuilt: 4))
 
         try vault.write("a.md", Data("# A\n\n## Alpha renamed\n\nText of a.\n".utf8))
         let compilation = try Self.compile(vault, cache: cache)
         // c is reused whole; a, the note linking to its heading and the note embedding it are rebuilt.
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 3, linked: 1, encoded: 1, rendered: 1))
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 3, linked: 1, encoded: 1, rendered: 1, rebuilt: 3))
         let broken = compilation.diagnostics.map { "\($0.file):\($0.position.line) \($0.code.rawValue)" }
         #expect(broken == ["b.md:3 link.broken-heading"])
         #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
@@ -123,7 +123,7 @@ import Testing
         let first = try Self.compile(vault, cache: cache)
         try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
         let second = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 4, encoded: 4, rendered: 4))
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 4, encoded: 4, rendered: 4, rebuilt: 0))
         #expect(first.files == second.files)
     }
 
@@ -136,7 +136,28 @@ import Testing
         try vault.write("e.md", Data("# E\n\nNew.\n".utf8))
         let compilation = try Self.compile(vault, cache: cache)
         // Pages show every document's place (navigation, translations): all rendered again.
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 4, rendered: 0))
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 4, rendered: 0, rebuilt: 5))
+        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func aNoteWhoseStampIsUnchangedIsNotReadAgain() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        // Just written, the files are not trusted by their stamps yet: each is read again.
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        _ = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.unread == 0)
+        #expect(cache.reuse.parsed == 4)
+
+        // Trusting stamps at once, an unchanged note is not read; an edited one is.
+        let trusting = BuildCache(settlingTime: -3600)
+        _ = try Self.compile(vault, cache: trusting)
+        _ = try Self.compile(vault, cache: trusting)
+        #expect(trusting.reuse.unread == 4)
+        try vault.write("c.md", Data("# C\n\nAlone, and edited.\n".utf8))
+        let compilation = try Self.compile(vault, cache: trusting)
+        #expect(trusting.reuse.unread == 3)
         #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
     }
 

@@ -61,12 +61,21 @@ struct BundleWriter: Sendable {
                     indexEntries.append(chosen.indexEntry)
                 }
                 indexEntries.sort(by: Self.indexOrder)
-                let data = try CanonicalJSON.encode(
-                    ContentIndex(kind: kind, locale: locale, entries: indexEntries), layout: .compact)
+                let key = "\(kind)/\(locale)"
+                let encoded: BuildCache.RenderedIndex
+                if let reused = cache?.bundleIndexes.lookup(key, where: { $0.entries == indexEntries }) {
+                    encoded = reused
+                } else {
+                    let data = try CanonicalJSON.encode(
+                        ContentIndex(kind: kind, locale: locale, entries: indexEntries), layout: .compact)
+                    encoded = BuildCache.RenderedIndex(
+                        entries: indexEntries, data: data, sha256: ContentHash.sha256Hex(data))
+                    cache?.bundleIndexes.store(encoded, for: key)
+                }
                 entries.append(
                     try emit(
-                        data, folder: "\(kind)/\(locale)", prefix: "index.", kind: "index", locale: locale, id: nil,
-                        lists: kind.rawValue))
+                        encoded.data, folder: key, prefix: "index.", kind: "index", locale: locale, id: nil,
+                        lists: kind.rawValue, sha256: encoded.sha256))
             }
         }
         var seen: Set<String> = []

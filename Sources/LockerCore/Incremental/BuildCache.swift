@@ -22,6 +22,10 @@ public final class BuildCache: @unchecked Sendable {
         public var linked = 0
         public var encoded = 0
         public var rendered = 0
+        /// How many notes and decks were built again rather than reused.
+        public var rebuilt = 0
+        /// How many notes were not read at all, their stamps unchanged.
+        public var unread = 0
     }
 
     struct ParseKey: Hashable {
@@ -60,7 +64,27 @@ public final class BuildCache: @unchecked Sendable {
         var html: Data
     }
 
+    /// A list of documents (an index page, or a bundle index), by what it lists.
+    struct RenderedIndex: Sendable {
+        var entries: [ContentIndex.Entry]
+        var surface: Int = 0
+        var data: Data
+        var sha256: String = ""
+    }
+
+    /// A note file's content hash, trusted while its stamp (size, inode, modification and
+    /// change times) is the same. A stamp is kept only for a file that last changed
+    /// ``settlingTime`` before it was read: a second save within the file system's clock tick
+    /// would keep the stamp of the first (the "racy clean" case version control systems know).
+    struct Hashed: Sendable {
+        var stamp: String
+        var sha256: String
+    }
+
+    let hashes = Memo<String, Hashed>()
     let parses = Memo<ParseKey, (ParsedNote?, [Diagnostic])>()
+    let indexPages = Memo<String, RenderedIndex>()
+    let bundleIndexes = Memo<String, RenderedIndex>()
     let linked = Memo<String, Linked>()
     let decks = Memo<String, BuiltDeck>()
     let encoded = Memo<String, Encoded>()
@@ -69,25 +93,38 @@ public final class BuildCache: @unchecked Sendable {
     private let lock = NSLock()
     private var linkSurface: (LinkSurface, Int)?
     private var siteSurface: (SiteSurface, Int)?
+    private var vaultIndex: (index: VaultIndex, surface: Int)?
     private var surfaces = 0
 
-    public init() {}
+    /// How long after its last change a note's stamp is trusted (see ``hashes``).
+    let settlingTime: Int
+
+    public init() { settlingTime = 2 }
+
+    /// A cache that trusts stamps `settlingTime` seconds after a change; for tests.
+    init(settlingTime: Int) { self.settlingTime = settlingTime }
 
     /// How many results the last build reused.
     public var reuse: Reuse {
-        Reuse(parsed: parses.hits, linked: linked.hits + decks.hits, encoded: encoded.hits, rendered: rendered.hits)
+        Reuse(
+            parsed: parses.hits, linked: linked.hits + decks.hits, encoded: encoded.hits, rendered: rendered.hits,
+            rebuilt: linked.misses + decks.misses, unread: hashes.hits)
     }
 
     /// Starts a build: counts restart, and what the build does not use is dropped at ``finish()``.
     func start() {
-        for memo in [parses, linked, decks, encoded, rendered] as [any MemoGeneration] { memo.advance() }
+        for memo in [hashes, parses, linked, decks, encoded, rendered, indexPages, bundleIndexes]
+            as [any MemoGeneration]
+        { memo.advance() }
     }
 
     /// Ends a build, dropping every entry it did not use. A build that stopped before its output
     /// (the vault has errors) keeps the bundle files and pages for the next.
     func finish(emitted: Bool) {
         let stages: [any MemoGeneration] =
-            emitted ? [parses, linked, decks, encoded, rendered] : [parses, linked, decks]
+            emitted
+            ? [hashes, parses, linked, decks, encoded, rendered, indexPages, bundleIndexes]
+            : [hashes, parses, linked, decks]
         for memo in stages { memo.prune() }
     }
 
@@ -99,6 +136,20 @@ public final class BuildCache: @unchecked Sendable {
         surfaces += 1
         linkSurface = (surface, surfaces)
         return surfaces
+    }
+
+    /// The link tables of the vault shape numbered `surface`, when the last build had that shape.
+    func index(for surface: Int) -> VaultIndex? {
+        lock.lock()
+        defer { lock.unlock() }
+        return vaultIndex?.surface == surface ? vaultIndex?.index : nil
+    }
+
+    /// Keeps the link tables for the next build.
+    func keep(_ index: VaultIndex, for surface: Int) {
+        lock.lock()
+        vaultIndex = (index, surface)
+        lock.unlock()
     }
 
     /// A number naming what pages show besides their document: the same as last build's when unchanged.
@@ -187,15 +238,21 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
     private var entries: [Key: (value: Value, used: Int)] = [:]
     private var generation = 0
     private let lock = NSLock()
-    /// How many lookups in this build returned a value.
+    /// How many lookups in this build returned a value, and how many did not.
     private(set) var hits = 0
+    private(set) var misses = 0
 
     /// The value stored under `key` when `valid` accepts it, counted as used by this build.
     func lookup(_ key: Key, where valid: (Value) -> Bool = { _ in true }) -> Value? {
         lock.lock()
         let found = entries[key]?.value
         lock.unlock()
-        guard let found, valid(found) else { return nil }
+        guard let found, valid(found) else {
+            lock.lock()
+            misses += 1
+            lock.unlock()
+            return nil
+        }
         lock.lock()
         entries[key]?.used = generation
         hits += 1
@@ -213,6 +270,7 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
         lock.lock()
         generation += 1
         hits = 0
+        misses = 0
         lock.unlock()
     }
 

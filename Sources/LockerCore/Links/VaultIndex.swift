@@ -5,7 +5,7 @@ import LockerKit
 /// Keys are NFC. Each table has an exact and a lowercased form, for Obsidian's case-insensitive
 /// fallback. A note with a locale suffix (`check-in.ru.md`) is also known by its base name.
 struct VaultIndex: Sendable {
-    let notes: [ParsedNote]
+    private(set) var notes: [ParsedNote]
     private var notesByPath: [String: [Int]] = [:]
     private var notesByPathLowercased: [String: [Int]] = [:]
     private var notesByName: [String: [Int]] = [:]
@@ -51,6 +51,14 @@ struct VaultIndex: Sendable {
             assetsByName[name, default: []].append(asset)
             assetsByLowercasedName[name.lowercased(), default: []].append(asset)
         }
+    }
+
+    /// The same tables over new versions of the same notes: valid when every note keeps its
+    /// path, kind, ID, locale and aliases (the ``LinkSurface``), which is all the tables hold.
+    func replacingNotes(_ notes: [ParsedNote]) -> VaultIndex {
+        var copy = self
+        copy.notes = notes
+        return copy
     }
 
     func identity(of index: Int) -> NoteIdentity {

@@ -280,7 +280,8 @@ struct PageContext {
     // MARK: Indexes
 
     func index(
-        _ kind: ContentKind, entries: [(Document, String)], route: SiteBuilder.Route, alternates: [String: String]
+        _ kind: ContentKind, entries: [(entry: ContentIndex.Entry, path: String)], route: SiteBuilder.Route,
+        alternates: [String: String]
     ) throws -> String {
         let words = strings(route.locale)
         let title = words.title(of: kind.rawValue)
@@ -289,12 +290,11 @@ struct PageContext {
             current: kind)
         context["index"] = [
             "title": title,
-            "entries": entries.map { document, path -> [String: Any] in
-                let entry = document.indexEntry
+            "entries": entries.map { entry, path -> [String: Any] in
                 var values: [String: Any] = [
                     "title": entry.title, "href": SiteBuilder.relative(from: route.path, to: path),
                     "subtitle": present(entry.subtitle),
-                    "lang": document.locale != route.locale ? document.locale : false,
+                    "lang": entry.locale != route.locale ? entry.locale : false,
                     "meta": false,
                 ]
                 if let count = entry.itemCount { values["meta"] = words.items(count) }

@@ -246,14 +246,25 @@ struct SiteBuilder {
         // Indexes, and a home page when the vault has no landing page.
         for kind in documentKinds {
             let routes = config.locales.map { indexRoute(kind, $0) }
+            let ofKind = documentsByKey.values.filter { $0.first?.kind == kind }
             for route in routes {
-                let entries = documentsByKey.values.compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
-                    .filter { $0.kind == kind }
-                    .sorted { BundleWriter.indexOrder($0.indexEntry, $1.indexEntry) }
-                let html = try context.index(
-                    kind, entries: entries.map { ($0, self.route(of: $0).path) }, route: route,
-                    alternates: alternates(routes))
-                try write(route, html)
+                let entries = ofKind.compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
+                    .map { (entry: $0.indexEntry, path: self.route(of: $0).path) }
+                    .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
+                let shown = entries.map(\.entry)
+                let html: Data
+                if let reused = cache?.indexPages.lookup(
+                    route.path, where: { $0.surface == surface && $0.entries == shown })
+                {
+                    html = reused.data
+                } else {
+                    html = Data(
+                        try context.index(kind, entries: entries, route: route, alternates: alternates(routes)).utf8)
+                    cache?.indexPages.store(
+                        BuildCache.RenderedIndex(entries: shown, surface: surface, data: html), for: route.path)
+                }
+                try emit(route.path + "index.html", html)
+                htmlPaths.append(route.path)
                 listed.append((route.path, route.locale, alternates(routes)))
             }
         }

@@ -185,6 +185,15 @@ extension VaultScanner {
         "\(status.st_size):\(status.st_ino):\(Self.times(of: status).modified)"
     }
 
+    /// When the file's content or status last changed, in whole seconds since 1970.
+    static func changeTime(of status: stat) -> Int {
+        #if canImport(Darwin)
+            Int(status.st_ctimespec.tv_sec)
+        #else
+            Int(status.st_ctim.tv_sec)
+        #endif
+    }
+
     /// Modification and change times as `seconds.nanoseconds`.
     private static func times(of status: stat) -> (modified: String, changed: String) {
         #if canImport(Darwin)
