@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-level searches over UTF-8 text.
 ///
 /// With Foundation imported, `String.contains(_:)` and `components(separatedBy:)` on strings go
@@ -32,15 +34,18 @@ extension StringProtocol {
     private static func search(_ haystack: UnsafeBufferPointer<UInt8>, for needle: String) -> Range<Int>? {
         var needle = needle
         return needle.withUTF8 { pattern -> Range<Int>? in
-            guard let head = pattern.first, pattern.count <= haystack.count else { return nil }
+            guard let head = pattern.first, pattern.count <= haystack.count, let base = haystack.baseAddress else {
+                return nil
+            }
             var index = 0
             let last = haystack.count - pattern.count
             while index <= last {
-                if haystack[index] == head {
-                    var matched = 1
-                    while matched < pattern.count, haystack[index + matched] == pattern[matched] { matched += 1 }
-                    if matched == pattern.count { return index..<(index + pattern.count) }
-                }
+                // The next candidate's first byte, found by the C library's vectorised scan.
+                guard let found = memchr(base + index, Int32(head), last - index + 1) else { return nil }
+                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                var matched = 1
+                while matched < pattern.count, haystack[index + matched] == pattern[matched] { matched += 1 }
+                if matched == pattern.count { return index..<(index + pattern.count) }
                 index += 1
             }
             return nil

@@ -1,0 +1,48 @@
+import Testing
+
+@testable import LockerCore
+
+/// The byte searches the markdown and site code use instead of Foundation's string search.
+@Suite struct ByteSearchTests {
+    /// The byte offsets of the first match, or nil.
+    private func offsets(of needle: String, in text: String, from start: Int = 0) -> Range<Int>? {
+        let from = text.utf8.index(text.utf8.startIndex, offsetBy: start)
+        return text.firstByteRange(of: needle, from: from).map {
+            text.utf8.distance(
+                from: text.utf8.startIndex, to: $0.lowerBound)..<text.utf8.distance(
+                    from: text.utf8.startIndex, to: $0.upperBound)
+        }
+    }
+
+    @Test func findsTheFirstMatchWherePrefixesRepeat() {
+        #expect(offsets(of: "==", in: "==x") == 0..<2)
+        #expect(offsets(of: "==", in: "x==") == 1..<3)
+        #expect(offsets(of: "[[", in: "a [ b [[c]]") == 6..<8)
+        #expect(offsets(of: "aab", in: "aaaab") == 2..<5)
+        #expect(offsets(of: "  ", in: "one two  three") == 7..<9)
+    }
+
+    @Test func findsNothingWhenAbsentOrLonger() {
+        #expect(offsets(of: "[[", in: "no links [ here ]") == nil)
+        #expect(offsets(of: "abc", in: "ab") == nil)
+        #expect(offsets(of: "b", in: "") == nil)
+        #expect(offsets(of: "", in: "text") == nil)
+        #expect(offsets(of: "ab", in: "xxa") == nil)
+    }
+
+    @Test func comparesBytesInNonASCIIText() {
+        #expect(offsets(of: "==", in: "Якорь ==важно==") == 11..<13)
+        #expect(offsets(of: "ь", in: "Якорь") == 8..<10)
+        #expect("Швартовка кормой".containsBytes("кормой"))
+        #expect(!"Швартовка".containsBytes("корм"))
+    }
+
+    @Test func searchesFromAnIndexAndInSubstrings() {
+        #expect(offsets(of: "==", in: "==a==", from: 1) == 3..<5)
+        let text = "[[a]] and [[b]]"
+        let tail = text[text.index(text.startIndex, offsetBy: 5)...]
+        #expect(tail.containsBytes("[["))
+        #expect(!tail.containsBytes("[[a"))
+        #expect("a||b|c".splitBytes("|").map(String.init) == ["a", "", "b", "c"])
+    }
+}
