@@ -117,7 +117,7 @@ public struct Compiler: Sendable {
         diagnostics += listing.diagnostics
 
         // Parse, in parallel.
-        let parsed = parseNotes(listing.notes, config: config)
+        let parsed = parseNotes(listing.notes, config: config, configData: configData)
         var notes: [ParsedNote] = []
         var hashes: [String: String] = [:]
         for (note, noteDiagnostics, sha256) in parsed {
@@ -154,14 +154,15 @@ public struct Compiler: Sendable {
                 notes: Dictionary(read.map { ($0, knownHashes[$0] ?? "") }, uniquingKeysWith: { a, _ in a }),
                 assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
         }
-        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> (Document?, LandingPage?, [Diagnostic]) in
+        let built = Self.parallelMap(Array(notes.indices)) {
+            noteIndex -> (Document?, LandingPage?, [Diagnostic], serial: Int) in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
-            if note.kind == .deck { return (nil, nil, []) }
+            if note.kind == .deck { return (nil, nil, [], 0) }
             if let reused = cache?.linked.lookup(
                 note.path, where: { $0.trace.holds(surface: surface, hashes: knownHashes, assets: assets) })
             {
-                return (reused.document, reused.page, reused.diagnostics)
+                return (reused.document, reused.page, reused.diagnostics, reused.serial)
             }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             let result: (Document?, LandingPage?, [Diagnostic])
@@ -176,16 +177,27 @@ public struct Compiler: Sendable {
                 let (guide, found) = builder.guide(noteIndex)
                 result = (.guide(guide), nil, found)
             }
+            let serial = cache?.newSerial() ?? 0
             cache?.linked.store(
-                BuildCache.Linked(trace: trace(of: builder), document: result.0, page: result.1, diagnostics: result.2),
+                BuildCache.Linked(
+                    trace: trace(of: builder), serial: serial, document: result.0, page: result.1,
+                    diagnostics: result.2),
                 for: note.path)
-            return result
+            return (result.0, result.1, result.2, serial)
         }
         var documents: [Document] = []
         var pages: [LandingPage] = []
-        for (document, page, found) in built {
-            if let document { documents.append(document) }
-            if let page { pages.append(page) }
+        // Which built result each document and landing page is: what later stages reuse by.
+        var origins = BuildOrigins(linkSurface: surface)
+        for (document, page, found, serial) in built {
+            if let document {
+                documents.append(document)
+                origins.documents[BuildOrigins.key(document)] = serial
+            }
+            if let page {
+                pages.append(page)
+                origins.pages[page.id + "/" + page.locale] = serial
+            }
             diagnostics += found
         }
         pages.sort { ($0.order ?? Int.max, $0.id, $0.locale) < ($1.order ?? Int.max, $1.id, $1.locale) }
@@ -216,19 +228,24 @@ public struct Compiler: Sendable {
             {
                 return (
                     decks: reused.decks, diagnostics: reused.diagnostics, stamps: reused.stamps,
-                    versions: reused.versions
+                    versions: reused.versions, serial: reused.serial
                 )
             }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             let result = builder.decks(group, config: finalConfig)
+            let serial = cache?.newSerial() ?? 0
             cache?.decks.store(
                 BuildCache.BuiltDeck(
-                    trace: trace(of: builder), decks: result.decks, diagnostics: result.diagnostics,
+                    trace: trace(of: builder), serial: serial, decks: result.decks, diagnostics: result.diagnostics,
                     stamps: result.stamps, versions: result.versions),
                 for: key)
-            return result
+            return (
+                decks: result.decks, diagnostics: result.diagnostics, stamps: result.stamps,
+                versions: result.versions, serial: serial
+            )
         }
         for result in deckResults {
+            for deck in result.decks { origins.documents[BuildOrigins.key(.deck(deck))] = result.serial }
             documents += result.decks.map { .deck($0) }
             diagnostics += result.diagnostics
             stamps += result.stamps
@@ -253,7 +270,7 @@ public struct Compiler: Sendable {
 
         // Emit.
         emitted = true
-        let writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache)
+        let writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
         do {
             compilation.manifest = try writer.render(
                 documents: documents, assets: assets.all, into: sink,
@@ -266,7 +283,7 @@ public struct Compiler: Sendable {
         let site = SiteBuilder(
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
             pages: pages,
-            assets: assets, cache: cache)
+            assets: assets, cache: cache, origins: origins)
         compilation.sitePageCount = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         return compilation
@@ -274,7 +291,7 @@ public struct Compiler: Sendable {
 
     /// Each note parsed, with its content hash when a cache wants it.
     private func parseNotes(
-        _ files: [VaultFile], config: VaultConfig
+        _ files: [VaultFile], config: VaultConfig, configData: Data?
     ) -> [(note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?)] {
         let parser = NoteParser(config: config)
         let cache = self.cache
@@ -282,12 +299,14 @@ public struct Compiler: Sendable {
         // A file whose stamp is unchanged is not read again, unless it changed just before it
         // was last read: a save in the same clock tick keeps its stamp.
         let settled = time(nil) - (cache?.settlingTime ?? 0)
+        let configHash = configData.map { ContentHash.sha256Hex($0) } ?? ""
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
             var status = stat()
             let stamp = cache != nil && stat(file.url.path, &status) == 0 ? VaultScanner.stamp(of: status) : nil
             if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
-                let cached = cache.parses.lookup(BuildCache.ParseKey(path: file.path, sha256: known.sha256))
+                let cached = cache.parses.lookup(
+                    BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
             {
                 return (cached.0, cached.1, known.sha256)
             }
@@ -310,7 +329,7 @@ public struct Compiler: Sendable {
                 let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
                 return (note, diagnostics, nil)
             }
-            let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes))
+            let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes), config: configHash)
             if let stamp, VaultScanner.changeTime(of: status) < settled {
                 cache.hashes.store(BuildCache.Hashed(stamp: stamp, sha256: key.sha256), for: file.path)
             }

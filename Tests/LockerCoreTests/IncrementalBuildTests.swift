@@ -127,7 +127,7 @@ import Testing
         #expect(first.files == second.files)
     }
 
-    @Test func aNewNoteRelinksEveryNoteButReusesUnchangedBundleFiles() throws {
+    @Test func aNewNoteRebuildsEveryNoteFromItsParse() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
         let cache = BuildCache()
@@ -135,8 +135,8 @@ import Testing
         // A new note named like a link target could change what every link means.
         try vault.write("e.md", Data("# E\n\nNew.\n".utf8))
         let compilation = try Self.compile(vault, cache: cache)
-        // Pages show every document's place (navigation, translations): all rendered again.
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 4, rendered: 0, rebuilt: 5))
+        // Every note is built, encoded and rendered again; only the parses are reused.
+        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 0, rendered: 0, rebuilt: 5))
         #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
     }
 
@@ -187,9 +187,70 @@ import Testing
         let failed = try Self.compile(vault, cache: cache)
         #expect(failed.failed)
         try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
+        let recovered = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.encoded == 3)
+        #expect(cache.reuse.rendered == 3)
+        #expect(Self.differences(recovered, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func aBuildWithErrorsDoesNotLeaveAnOlderBundleFileValid() throws {
+        // The edit between two good builds is built in the failed one; the next good build must
+        // not take the bundle file of the build before the failure for it.
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
         _ = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.encoded == 4)
-        #expect(cache.reuse.rendered == 4)
+        try vault.write("c.md", Data("# C\n\nAlone, edited.\n".utf8))
+        try vault.write("b.md", Data("---\nid: [\n---\n# B\n".utf8))
+        #expect(try Self.compile(vault, cache: cache).failed)
+        try vault.write("b.md", Data("# B\n\nSee [[a#Alpha]].\n".utf8))
+        let recovered = try Self.compile(vault, cache: cache)
+        #expect(Self.differences(recovered, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func anotherUnicodeNormalisationOfTheSameTextIsAChange() throws {
+        // "é" as one code point, then as "e" and a combining accent: equal as Swift strings.
+        let vault = try TestVault([
+            "caf\u{E9}.md": "---\nid: caf\u{E9}\n---\n# Caf\u{E9}\n\n## Men\u{FC}\n\nCr\u{E8}me.\n",
+            "b.md": "# B\n\nSee [[caf\u{E9}#Men\u{FC}]].\n",
+        ])
+        defer { vault.remove() }
+        let cache = BuildCache()
+        let first = try Self.compile(vault, cache: cache)
+        try vault.write(
+            "caf\u{E9}.md", Data("---\nid: cafe\u{301}\n---\n# Cafe\u{301}\n\n## Menu\u{308}\n\nCre\u{300}me.\n".utf8))
+        let second = try Self.compile(vault, cache: cache)
+        #expect(second.files != first.files)
+        #expect(Self.differences(second, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func aSettingsChangeReparsesEveryNote() throws {
+        let vault = try TestVault(
+            ["a.md": "# A\n\nText.\n", "b.ru.md": "# Б\n\nТекст.\n", "c.md": "# C\n\nSee [[a]].\n"],
+            config: "locales: [en, ru]\ndefaultLocale: en\n")
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        try vault.write("locker.yml", Data("locales: [en, ru]\ndefaultLocale: ru\n".utf8))
+        let compilation = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.parsed == 0)
+        #expect(compilation.guides.map(\.locale).sorted() == ["ru", "ru", "ru"])
+        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func aTemplateChangeRendersEveryPageAgain() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        let footer = try String(
+            contentsOf: SiteTests.repository.appendingPathComponent("templates/site/footer.mustache"), encoding: .utf8)
+        try vault.write("templates/footer.mustache", Data((footer + "<p>Edited.</p>\n").utf8))
+        let compilation = try Self.compile(vault, cache: cache)
+        // The template is a file of the vault, which a link could name: the vault's shape changed.
+        #expect(cache.reuse.rendered == 0)
+        #expect(cache.reuse.parsed == 4)
+        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
     }
 }
 
@@ -237,7 +298,7 @@ struct VaultEditor {
         guard let path = pick(notes), let other = pick(notes) else { return "nothing" }
         var text = try read(path)
         let description: String
-        switch random.next() % 10 {
+        switch random.next() % 14 {
         case 0:
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let headingLines = lines.indices.filter { lines[$0].hasPrefix("## ") || lines[$0].hasPrefix("### ") }
@@ -284,6 +345,35 @@ struct VaultEditor {
             text = try path == other ? read(path) : text
             text += "\n\nSee [[\(name(other))#^mark\(step)]].\n"
             description = "marked a block in \(other) and linked it from \(path)"
+        case 10:
+            let config = try read("locker.yml")
+            let swapped =
+                config.contains("defaultLocale: ru")
+                ? config.replacingOccurrences(of: "defaultLocale: ru", with: "defaultLocale: en")
+                : config.replacingOccurrences(of: "defaultLocale: en", with: "defaultLocale: ru")
+            try write("locker.yml", swapped)
+            log.append("switched the default locale")
+            return log.last ?? ""
+        case 11:
+            let footer = try String(
+                contentsOf: SiteTests.repository.appendingPathComponent("templates/site/footer.mustache"),
+                encoding: .utf8)
+            try write("templates/footer.mustache", footer + "<!-- edit \(step) -->\n")
+            log.append("overrode the footer template")
+            return log.last ?? ""
+        case 12:
+            // The same text in another Unicode normalisation: equal as Swift strings, not as bytes.
+            if let range = text.range(of: "й") {
+                text.replaceSubrange(range, with: "и\u{0306}")
+                description = "wrote a 'й' of \(path) decomposed"
+            } else {
+                text += "\n\nCaf\u{E9}.\n"
+                description = "added 'Café' to \(path)"
+            }
+        case 13:
+            guard text.hasPrefix("---\n") else { return try appendParagraph(path, text, step) }
+            text = "---\naliases: [Alias \(step)]\n" + text.dropFirst(4)
+            description = "gave \(path) an alias"
         case 8:
             log.append("saved \(path) unchanged")
             try write(path, text)

@@ -32,10 +32,18 @@ final class AssetCatalog: @unchecked Sendable {
         asset(for: vaultPath, bundled: true)
     }
 
-    /// Looks the asset up as a document that embeds it would, and returns its content hash (nil
-    /// when it cannot be read): how a reused document counts its assets as used.
-    func use(_ vaultPath: String, bundled: Bool) -> String? {
-        try? asset(for: vaultPath, bundled: bundled).get().sha256
+    /// Looks the asset up as a document that embeds it would, and returns its content hash, or
+    /// why it cannot be read: how a reused document counts its assets as used.
+    func use(_ vaultPath: String, bundled: Bool) -> String {
+        Self.state(of: asset(for: vaultPath, bundled: bundled))
+    }
+
+    /// An asset's content hash, or the error that kept it from being read.
+    static func state(of result: Result<Asset, LockerError>) -> String {
+        switch result {
+        case .success(let asset): asset.sha256
+        case .failure(let error): "error: \(error.description)"
+        }
     }
 
     private func asset(for vaultPath: String, bundled: Bool) -> Result<Asset, LockerError> {

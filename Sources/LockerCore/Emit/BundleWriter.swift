@@ -9,8 +9,9 @@ import LockerKit
 struct BundleWriter: Sendable {
     var config: VaultConfig
     var generatedAt: String?
-    /// Documents encoded by an earlier build, reused when the document is unchanged.
+    /// Documents encoded by an earlier build, reused when the document is the same built result.
     var cache: BuildCache?
+    var origins = BuildOrigins(linkSurface: 0)
 
     /// Writes every file of the bundle into `sink` as it is encoded, and returns the manifest.
     func render(
@@ -35,13 +36,14 @@ struct BundleWriter: Sendable {
         let written = Compiler.parallelMap(documents) { document in
             defer { progress?.tick() }
             return Result {
-                let key = "\(document.kind)/\(document.locale)/\(document.id)"
+                let key = BuildOrigins.key(document)
+                let serial = origins.documents[key] ?? 0
                 let encoded: BuildCache.Encoded
-                if let reused = cache?.encoded.lookup(key, where: { $0.document == document }) {
+                if let reused = cache?.encoded.lookup(key, where: { $0.serial == serial }) {
                     encoded = reused
                 } else {
                     let data = try document.encoded()
-                    encoded = BuildCache.Encoded(document: document, data: data, sha256: ContentHash.sha256Hex(data))
+                    encoded = BuildCache.Encoded(serial: serial, data: data, sha256: ContentHash.sha256Hex(data))
                     cache?.encoded.store(encoded, for: key)
                 }
                 return try emit(
@@ -55,21 +57,23 @@ struct BundleWriter: Sendable {
         for kind in ContentKind.known {
             let byID = Dictionary(grouping: documents.filter { $0.kind == kind }, by: \.id)
             for locale in config.locales {
-                var indexEntries: [ContentIndex.Entry] = []
+                var listed: [(entry: ContentIndex.Entry, serial: Int)] = []
                 for (_, versions) in byID {
                     guard let chosen = config.preferred(versions, in: locale, localeOf: \.locale) else { continue }
-                    indexEntries.append(chosen.indexEntry)
+                    listed.append((chosen.indexEntry, origins.documents[BuildOrigins.key(chosen)] ?? 0))
                 }
-                indexEntries.sort(by: Self.indexOrder)
+                listed.sort { Self.indexOrder($0.entry, $1.entry) }
+                let indexEntries = listed.map(\.entry)
+                let serials = listed.map(\.serial)
                 let key = "\(kind)/\(locale)"
                 let encoded: BuildCache.RenderedIndex
-                if let reused = cache?.bundleIndexes.lookup(key, where: { $0.entries == indexEntries }) {
+                if let reused = cache?.bundleIndexes.lookup(key, where: { $0.serials == serials }) {
                     encoded = reused
                 } else {
                     let data = try CanonicalJSON.encode(
                         ContentIndex(kind: kind, locale: locale, entries: indexEntries), layout: .compact)
                     encoded = BuildCache.RenderedIndex(
-                        entries: indexEntries, data: data, sha256: ContentHash.sha256Hex(data))
+                        serials: serials, data: data, sha256: ContentHash.sha256Hex(data))
                     cache?.bundleIndexes.store(encoded, for: key)
                 }
                 entries.append(

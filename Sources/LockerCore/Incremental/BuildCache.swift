@@ -4,17 +4,18 @@ import LockerKit
 /// What one build keeps for the next, in memory: what an incremental build (`locker serve`) reuses.
 ///
 /// Four stages are remembered, each with what it was made from:
-/// - each note's parse, by path and content hash;
+/// - each note's parse, by path, content hash and the settings' hash;
 /// - each note's built document (or deck, or landing page) with a ``BuildTrace``: the notes it
 ///   read (its own, the notes it links to and embeds) by content hash, the assets it embeds, and
-///   the vault's shape (``LinkSurface``);
-/// - each document's bundle file, by the document's value;
-/// - each document's page, by the document's value and everything else a page shows (``SiteSurface``).
+///   the vault's shape (``LinkSurface``); each result gets a new serial number when it is built;
+/// - each document's bundle file, by the serial of the result it encodes;
+/// - each document's page, by that serial and everything else a page shows (``SiteSurface``).
 ///
 /// An entry is reused only when all of that is unchanged, so the output is byte-identical to a
 /// clean build: a renamed heading rebuilds the notes that link to it, an edited note the notes
-/// that embed it, and a note added, removed or renamed every note. Entries a build did not use
-/// are dropped at its end.
+/// that embed it, and a note added, removed or renamed every note. Nothing is compared as a
+/// Swift `String`, whose equality ignores Unicode normalisation while the output is bytes: text
+/// is compared by content hash or byte for byte. Entries a build did not use are dropped at its end.
 public final class BuildCache: @unchecked Sendable {
     /// How many results the last build reused, per stage; for tests and the preview's status line.
     public struct Reuse: Sendable, Equatable {
@@ -31,11 +32,14 @@ public final class BuildCache: @unchecked Sendable {
     struct ParseKey: Hashable {
         var path: String
         var sha256: String
+        /// The hash of `locker.yml`, which decides locales and kinds.
+        var config: String
     }
 
     /// A note's, deck's or landing page's built result, with what it was made from.
     struct Linked: Sendable {
         var trace: BuildTrace
+        var serial: Int
         var document: Document?
         var page: LandingPage?
         var diagnostics: [Diagnostic]
@@ -44,29 +48,30 @@ public final class BuildCache: @unchecked Sendable {
     /// A deck in all its locales, with what it was made from.
     struct BuiltDeck: Sendable {
         var trace: BuildTrace
+        var serial: Int
         var decks: [Deck]
         var diagnostics: [Diagnostic]
         var stamps: [IDStamp]
         var versions: [VersionParts]
     }
 
-    /// A document's bundle file.
+    /// A document's bundle file, and the serial of the built result it encodes.
     struct Encoded: Sendable {
-        var document: Document
+        var serial: Int
         var data: Data
         var sha256: String
     }
 
     /// A document's page.
     struct Rendered: Sendable {
-        var document: Document
+        var serial: Int
         var surface: Int
         var html: Data
     }
 
-    /// A list of documents (an index page, or a bundle index), by what it lists.
+    /// A list of documents (an index page, or a bundle index), by the serials of what it lists.
     struct RenderedIndex: Sendable {
-        var entries: [ContentIndex.Entry]
+        var serials: [Int]
         var surface: Int = 0
         var data: Data
         var sha256: String = ""
@@ -95,6 +100,7 @@ public final class BuildCache: @unchecked Sendable {
     private var siteSurface: (SiteSurface, Int)?
     private var vaultIndex: (index: VaultIndex, surface: Int)?
     private var surfaces = 0
+    private var serials = 0
 
     /// How long after its last change a note's stamp is trusted (see ``hashes``).
     let settlingTime: Int
@@ -138,6 +144,14 @@ public final class BuildCache: @unchecked Sendable {
         return surfaces
     }
 
+    /// A number no result built before has: what later stages recognise the result by.
+    func newSerial() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        serials += 1
+        return serials
+    }
+
     /// The link tables of the vault shape numbered `surface`, when the last build had that shape.
     func index(for surface: Int) -> VaultIndex? {
         lock.lock()
@@ -177,7 +191,7 @@ struct BuildTrace: Sendable {
     func holds(surface: Int, hashes: [String: String], assets catalog: AssetCatalog) -> Bool {
         guard surface == self.surface else { return false }
         for (path, sha256) in notes where hashes[path] != sha256 { return false }
-        for use in assets where catalog.use(use.path, bundled: use.bundled) != use.sha256 { return false }
+        for use in assets where catalog.use(use.path, bundled: use.bundled) != use.state { return false }
         return true
     }
 }
@@ -186,46 +200,73 @@ struct BuildTrace: Sendable {
 struct AssetUse: Sendable, Hashable {
     var path: String
     var bundled: Bool
-    var sha256: String?
+    /// The content hash, or why the file could not be read.
+    var state: String
 }
 
 /// Everything besides the notes' content that decides how links resolve: the settings, and each
-/// note's path, kind, ID, locale and aliases, and the vault's other files.
+/// note's path, kind, ID, locale and aliases, and the vault's other files; compared as bytes.
 struct LinkSurface: Sendable, Equatable {
-    struct Note: Sendable, Equatable {
-        var path: String
-        var kind: ContentKind
-        var id: String
-        var locale: String
-        var explicitLocale: Bool
-        var aliases: [String]
-    }
-
-    var config: Data?
-    var notes: [Note]
-    var assets: [String]
+    private var bytes: [UInt8] = []
 
     init(config: Data?, notes: [ParsedNote], assets: [String]) {
-        self.config = config
-        self.notes = notes.map {
-            Note(
-                path: $0.path, kind: $0.kind, id: $0.id, locale: $0.locale, explicitLocale: $0.explicitLocale,
-                aliases: $0.frontmatter.aliases)
+        bytes.reserveCapacity(notes.count * 64)
+        bytes += config.map { [1] + Array($0) } ?? [0]
+        for note in notes {
+            add([note.path, note.kind.rawValue, note.id, note.locale, note.explicitLocale ? "1" : "0"])
+            add(note.frontmatter.aliases)
         }
-        self.assets = assets
+        add(assets)
+    }
+
+    /// Appends each text and a separator no UTF-8 text holds, then one to end the list.
+    private mutating func add(_ texts: [String]) {
+        for text in texts {
+            bytes += text.utf8
+            bytes.append(0xFF)
+        }
+        bytes.append(0xFE)
     }
 }
 
-/// Everything besides its document that a document's page shows: the settings, templates and
-/// address, every document's and landing page's place, and the shared files' names.
+/// Everything besides its document that a document's page shows: the vault's shape (which
+/// holds the settings and every document's kind, ID and locale), the templates, the address,
+/// the landing pages (by serial) and the shared files' names; compared as bytes.
 struct SiteSurface: Sendable, Equatable {
-    var config: VaultConfig
-    var templates: [String: String]
-    var baseURL: String?
-    /// Kind, ID and locale of every document.
-    var documents: [String]
-    var pages: [LandingPage]
-    var sharedFiles: [String]
+    var linkSurface: Int
+    var pages: [Int]
+    private var bytes: [UInt8] = []
+
+    init(linkSurface: Int, templates: [String: String], baseURL: String?, pages: [Int], sharedFiles: [String]) {
+        self.linkSurface = linkSurface
+        self.pages = pages
+        for (name, text) in templates.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            bytes += name.utf8
+            bytes.append(0xFF)
+            bytes += text.utf8
+            bytes.append(0xFF)
+        }
+        bytes.append(0xFE)
+        bytes += baseURL.map { [1] + Array($0.utf8) } ?? [0]
+        for name in sharedFiles {
+            bytes += name.utf8
+            bytes.append(0xFF)
+        }
+    }
+}
+
+/// Which built result (by ``BuildCache`` serial) each document and landing page of a compilation
+/// is, and the vault shape's number: what the bundle and site stages reuse their output by.
+struct BuildOrigins: Sendable {
+    var linkSurface: Int
+    /// By ``key(_:)``.
+    var documents: [String: Int] = [:]
+    /// By landing page ID and locale.
+    var pages: [String: Int] = [:]
+
+    static func key(_ document: Document) -> String {
+        "\(document.kind)/\(document.locale)/\(document.id)"
+    }
 }
 
 protocol MemoGeneration: AnyObject {

@@ -310,7 +310,7 @@ struct DocumentBuilder {
         switch resolver.resolveAsset(path, fromPath: current.path, relativeFirst: false) {
         case .found(let vaultPath):
             let found = bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath)
-            assetUses.insert(AssetUse(path: vaultPath, bundled: bundled, sha256: try? found.get().sha256))
+            assetUses.insert(AssetUse(path: vaultPath, bundled: bundled, state: AssetCatalog.state(of: found)))
             switch found {
             case .success(let asset): return asset.bundlePath
             case .failure(let error):

@@ -22,14 +22,17 @@ struct SiteBuilder {
     /// Pages rendered by an earlier build, reused when their document and everything else they
     /// show is unchanged.
     var cache: BuildCache?
+    /// Which built result each document and landing page is, for ``cache``.
+    var origins: BuildOrigins
     /// The kinds the vault has documents of, in schema order: the site's navigation.
     let documentKinds: [ContentKind]
 
     init(
         config: VaultConfig, templates: TemplateSet, baseURL: String?, documents: [Document], pages: [LandingPage],
-        assets: AssetCatalog, cache: BuildCache? = nil
+        assets: AssetCatalog, cache: BuildCache? = nil, origins: BuildOrigins = BuildOrigins(linkSurface: 0)
     ) {
         self.cache = cache
+        self.origins = origins
         self.config = config
         self.templates = templates
         self.baseURL = baseURL
@@ -211,18 +214,20 @@ struct SiteBuilder {
         let surface =
             cache?.identify(
                 SiteSurface(
-                    config: config, templates: templates.sources, baseURL: baseURL,
-                    documents: documents.map { "\($0.kind)/\($0.id)/\($0.locale)" }, pages: pages,
+                    linkSurface: origins.linkSurface, templates: templates.sources, baseURL: baseURL,
+                    pages: pages.map { origins.pages[$0.id + "/" + $0.locale] ?? 0 },
                     sharedFiles: [iconPath, stylePath])) ?? 0
+        let serials = origins.documents
         let rendered = Compiler.parallelMap(documents) { document in
             defer { progress?.tick() }
             let route = route(of: document)
             let alternate = alternates(
                 (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
             let image = rootImages[document.locale] ?? nil
+            let serial = serials[BuildOrigins.key(document)] ?? 0
             let written = Result {
                 if let reused = cache?.rendered.lookup(
-                    route.path, where: { $0.surface == surface && $0.document == document })
+                    route.path, where: { $0.surface == surface && $0.serial == serial })
                 {
                     try emit(route.path + "index.html", reused.html)
                     return
@@ -232,7 +237,7 @@ struct SiteBuilder {
                     link: { target in linkTarget(target, document.locale) })
                 let data = Data(html.utf8)
                 cache?.rendered.store(
-                    BuildCache.Rendered(document: document, surface: surface, html: data), for: route.path)
+                    BuildCache.Rendered(serial: serial, surface: surface, html: data), for: route.path)
                 try emit(route.path + "index.html", data)
             }
             return (route, alternate, written)
@@ -248,20 +253,21 @@ struct SiteBuilder {
             let routes = config.locales.map { indexRoute(kind, $0) }
             let ofKind = documentsByKey.values.filter { $0.first?.kind == kind }
             for route in routes {
-                let entries = ofKind.compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
-                    .map { (entry: $0.indexEntry, path: self.route(of: $0).path) }
+                let chosen = ofKind.compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
+                    .map { (entry: $0.indexEntry, path: self.route(of: $0).path, document: $0) }
                     .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
-                let shown = entries.map(\.entry)
+                let entries = chosen.map { (entry: $0.entry, path: $0.path) }
+                let shown = chosen.map { serials[BuildOrigins.key($0.document)] ?? 0 }
                 let html: Data
                 if let reused = cache?.indexPages.lookup(
-                    route.path, where: { $0.surface == surface && $0.entries == shown })
+                    route.path, where: { $0.surface == surface && $0.serials == shown })
                 {
                     html = reused.data
                 } else {
                     html = Data(
                         try context.index(kind, entries: entries, route: route, alternates: alternates(routes)).utf8)
                     cache?.indexPages.store(
-                        BuildCache.RenderedIndex(entries: shown, surface: surface, data: html), for: route.path)
+                        BuildCache.RenderedIndex(serials: shown, surface: surface, data: html), for: route.path)
                 }
                 try emit(route.path + "index.html", html)
                 htmlPaths.append(route.path)
