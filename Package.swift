@@ -88,15 +88,21 @@ let package = Package(
             path: "Benchmarks/Runtime",
             swiftSettings: swiftSettings
         ),
+        // What several test targets share; not a product.
+        .target(
+            name: "LockerTestSupport",
+            path: "Tests/LockerTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LockerCoreTests",
-            dependencies: ["LockerCore", "LockerKit", "LockerTemplates"],
+            dependencies: ["LockerCore", "LockerKit", "LockerTemplates", "LockerTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LockerKitTests",
-            dependencies: ["LockerKit"],
+            dependencies: ["LockerKit", "LockerTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

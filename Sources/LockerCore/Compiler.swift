@@ -154,14 +154,16 @@ public struct Compiler: Sendable {
                 notes: Dictionary(read.map { ($0, knownHashes[$0] ?? "") }, uniquingKeysWith: { a, _ in a }),
                 assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
         }
+        /// Whether a result built earlier still holds: nothing it was made from changed.
+        @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
+            trace.holds(surface: surface, hashes: knownHashes, assets: assets)
+        }
         let built = Self.parallelMap(Array(notes.indices)) {
             noteIndex -> (Document?, LandingPage?, [Diagnostic], serial: Int) in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
             if note.kind == .deck { return (nil, nil, [], 0) }
-            if let reused = cache?.linked.lookup(
-                note.path, where: { $0.trace.holds(surface: surface, hashes: knownHashes, assets: assets) })
-            {
+            if let reused = cache?.linked.lookup(note.path, where: { stillHolds($0.trace) }) {
                 return (reused.document, reused.page, reused.diagnostics, reused.serial)
             }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
@@ -192,11 +194,11 @@ public struct Compiler: Sendable {
         for (document, page, found, serial) in built {
             if let document {
                 documents.append(document)
-                origins.documents[BuildOrigins.key(document)] = serial
+                if cache != nil { origins.documents[BuildOrigins.key(document)] = serial }
             }
             if let page {
                 pages.append(page)
-                origins.pages[page.id + "/" + page.locale] = serial
+                if cache != nil { origins.pages[BuildOrigins.key(page)] = serial }
             }
             diagnostics += found
         }
@@ -223,9 +225,7 @@ public struct Compiler: Sendable {
         let finalConfig = config
         let deckResults = Self.parallelMap(catalog.groups) { group in
             let key = group.path + "\u{0}" + group.id
-            if let reused = cache?.decks.lookup(
-                key, where: { $0.trace.holds(surface: surface, hashes: knownHashes, assets: assets) })
-            {
+            if let reused = cache?.decks.lookup(key, where: { stillHolds($0.trace) }) {
                 return (
                     decks: reused.decks, diagnostics: reused.diagnostics, stamps: reused.stamps,
                     versions: reused.versions, serial: reused.serial
@@ -245,7 +245,9 @@ public struct Compiler: Sendable {
             )
         }
         for result in deckResults {
-            for deck in result.decks { origins.documents[BuildOrigins.key(.deck(deck))] = result.serial }
+            if cache != nil {
+                for deck in result.decks { origins.documents[BuildOrigins.key(.deck(deck))] = result.serial }
+            }
             documents += result.decks.map { .deck($0) }
             diagnostics += result.diagnostics
             stamps += result.stamps

@@ -1,5 +1,6 @@
 import Foundation
 import LockerKit
+import LockerTestSupport
 import Testing
 
 /// A progress store in a fresh temporary folder; `remove()` deletes the folder.

@@ -37,7 +37,7 @@ struct BundleWriter: Sendable {
             defer { progress?.tick() }
             return Result {
                 let key = BuildOrigins.key(document)
-                let serial = origins.documents[key] ?? 0
+                let serial = origins.serial(of: document)
                 let encoded: BuildCache.Encoded
                 if let reused = cache?.encoded.lookup(key, where: { $0.serial == serial }) {
                     encoded = reused
@@ -60,7 +60,7 @@ struct BundleWriter: Sendable {
                 var listed: [(entry: ContentIndex.Entry, serial: Int)] = []
                 for (_, versions) in byID {
                     guard let chosen = config.preferred(versions, in: locale, localeOf: \.locale) else { continue }
-                    listed.append((chosen.indexEntry, origins.documents[BuildOrigins.key(chosen)] ?? 0))
+                    listed.append((chosen.indexEntry, origins.serial(of: chosen)))
                 }
                 listed.sort { Self.indexOrder($0.entry, $1.entry) }
                 let indexEntries = listed.map(\.entry)

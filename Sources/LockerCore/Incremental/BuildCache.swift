@@ -117,30 +117,34 @@ public final class BuildCache: @unchecked Sendable {
             rebuilt: linked.misses + decks.misses, unread: hashes.hits)
     }
 
-    /// Starts a build: counts restart, and what the build does not use is dropped at ``finish()``.
+    /// The stages every build goes through, and those only a build without errors reaches.
+    private var checkingStages: [any MemoGeneration] { [hashes, parses, linked, decks] }
+    private var outputStages: [any MemoGeneration] { [encoded, rendered, indexPages, bundleIndexes] }
+
+    /// Starts a build: counts restart, and what the build does not use is dropped at ``finish(emitted:)``.
     func start() {
-        for memo in [hashes, parses, linked, decks, encoded, rendered, indexPages, bundleIndexes]
-            as [any MemoGeneration]
-        { memo.advance() }
+        for memo in checkingStages + outputStages { memo.advance() }
     }
 
     /// Ends a build, dropping every entry it did not use. A build that stopped before its output
     /// (the vault has errors) keeps the bundle files and pages for the next.
     func finish(emitted: Bool) {
-        let stages: [any MemoGeneration] =
-            emitted
-            ? [hashes, parses, linked, decks, encoded, rendered, indexPages, bundleIndexes]
-            : [hashes, parses, linked, decks]
-        for memo in stages { memo.prune() }
+        for memo in checkingStages + (emitted ? outputStages : []) { memo.prune() }
     }
 
     /// A number naming this vault shape: the same as last build's when the shape is unchanged.
-    func identify(_ surface: LinkSurface) -> Int {
+    func identify(_ surface: LinkSurface) -> Int { number(surface, last: &linkSurface) }
+
+    /// A number naming what pages show besides their document: the same as last build's when unchanged.
+    func identify(_ surface: SiteSurface) -> Int { number(surface, last: &siteSurface) }
+
+    /// The number `last` holds when `surface` equals it, else a new one, which `last` then holds.
+    private func number<Surface: Equatable>(_ surface: Surface, last: inout (Surface, Int)?) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        if let (known, number) = linkSurface, known == surface { return number }
+        if let (known, number) = last, known == surface { return number }
         surfaces += 1
-        linkSurface = (surface, surfaces)
+        last = (surface, surfaces)
         return surfaces
     }
 
@@ -165,16 +169,6 @@ public final class BuildCache: @unchecked Sendable {
         vaultIndex = (index, surface)
         lock.unlock()
     }
-
-    /// A number naming what pages show besides their document: the same as last build's when unchanged.
-    func identify(_ surface: SiteSurface) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if let (known, number) = siteSurface, known == surface { return number }
-        surfaces += 1
-        siteSurface = (surface, surfaces)
-        return surfaces
-    }
 }
 
 /// What a built result was made from, checked before it is reused.
@@ -183,7 +177,7 @@ struct BuildTrace: Sendable {
     var surface: Int
     /// Every note it read, by path, with its content hash.
     var notes: [String: String]
-    /// Every vault file it embeds, with how, and its content hash (nil when it could not be read).
+    /// Every vault file it embeds, with how, and its content hash or why it could not be read.
     var assets: [AssetUse]
 
     /// Whether nothing it was made from changed. Assets are looked up again, which also counts
@@ -207,25 +201,15 @@ struct AssetUse: Sendable, Hashable {
 /// Everything besides the notes' content that decides how links resolve: the settings, and each
 /// note's path, kind, ID, locale and aliases, and the vault's other files; compared as bytes.
 struct LinkSurface: Sendable, Equatable {
-    private var bytes: [UInt8] = []
+    private var bytes = SurfaceBytes()
 
     init(config: Data?, notes: [ParsedNote], assets: [String]) {
-        bytes.reserveCapacity(notes.count * 64)
-        bytes += config.map { [1] + Array($0) } ?? [0]
+        bytes.add(config)
         for note in notes {
-            add([note.path, note.kind.rawValue, note.id, note.locale, note.explicitLocale ? "1" : "0"])
-            add(note.frontmatter.aliases)
+            bytes.add([note.path, note.kind.rawValue, note.id, note.locale, note.explicitLocale ? "1" : "0"])
+            bytes.add(note.frontmatter.aliases)
         }
-        add(assets)
-    }
-
-    /// Appends each text and a separator no UTF-8 text holds, then one to end the list.
-    private mutating func add(_ texts: [String]) {
-        for text in texts {
-            bytes += text.utf8
-            bytes.append(0xFF)
-        }
-        bytes.append(0xFE)
+        bytes.add(assets)
     }
 }
 
@@ -235,23 +219,36 @@ struct LinkSurface: Sendable, Equatable {
 struct SiteSurface: Sendable, Equatable {
     var linkSurface: Int
     var pages: [Int]
-    private var bytes: [UInt8] = []
+    private var bytes = SurfaceBytes()
 
     init(linkSurface: Int, templates: [String: String], baseURL: String?, pages: [Int], sharedFiles: [String]) {
         self.linkSurface = linkSurface
         self.pages = pages
         for (name, text) in templates.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            bytes += name.utf8
-            bytes.append(0xFF)
+            bytes.add([name, text])
+        }
+        bytes.add(baseURL.map { Data($0.utf8) })
+        bytes.add(sharedFiles)
+    }
+}
+
+/// Texts laid end to end as UTF-8, each followed by a byte no UTF-8 text holds: two lists of
+/// texts give the same bytes only when they hold the same texts, byte for byte.
+private struct SurfaceBytes: Sendable, Equatable {
+    private var bytes: [UInt8] = []
+
+    /// Appends each text and a separator, then a second separator that ends the list.
+    mutating func add(_ texts: [String]) {
+        for text in texts {
             bytes += text.utf8
             bytes.append(0xFF)
         }
         bytes.append(0xFE)
-        bytes += baseURL.map { [1] + Array($0.utf8) } ?? [0]
-        for name in sharedFiles {
-            bytes += name.utf8
-            bytes.append(0xFF)
-        }
+    }
+
+    /// Appends raw bytes, marked as present or absent.
+    mutating func add(_ data: Data?) {
+        bytes += data.map { [1] + Array($0) + [0xFE] } ?? [0]
     }
 }
 
@@ -267,6 +264,15 @@ struct BuildOrigins: Sendable {
     static func key(_ document: Document) -> String {
         "\(document.kind)/\(document.locale)/\(document.id)"
     }
+
+    static func key(_ page: LandingPage) -> String { page.id + "/" + page.locale }
+
+    /// The serial of the result a document comes from; 0 without a cache (nothing recorded).
+    func serial(of document: Document) -> Int {
+        documents.isEmpty ? 0 : documents[Self.key(document)] ?? 0
+    }
+
+    func serial(of page: LandingPage) -> Int { pages.isEmpty ? 0 : pages[Self.key(page)] ?? 0 }
 }
 
 protocol MemoGeneration: AnyObject {

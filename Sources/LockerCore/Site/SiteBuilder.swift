@@ -211,20 +211,20 @@ struct SiteBuilder {
         )
         // Rendered and written on every core; only the routes are kept. A page depends on its
         // document and on the surface: what it shows of the rest of the site.
+        let origins = self.origins
         let surface =
             cache?.identify(
                 SiteSurface(
                     linkSurface: origins.linkSurface, templates: templates.sources, baseURL: baseURL,
-                    pages: pages.map { origins.pages[$0.id + "/" + $0.locale] ?? 0 },
+                    pages: pages.map { origins.serial(of: $0) },
                     sharedFiles: [iconPath, stylePath])) ?? 0
-        let serials = origins.documents
         let rendered = Compiler.parallelMap(documents) { document in
             defer { progress?.tick() }
             let route = route(of: document)
             let alternate = alternates(
                 (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
             let image = rootImages[document.locale] ?? nil
-            let serial = serials[BuildOrigins.key(document)] ?? 0
+            let serial = origins.serial(of: document)
             let written = Result {
                 if let reused = cache?.rendered.lookup(
                     route.path, where: { $0.surface == surface && $0.serial == serial })
@@ -257,7 +257,7 @@ struct SiteBuilder {
                     .map { (entry: $0.indexEntry, path: self.route(of: $0).path, document: $0) }
                     .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
                 let entries = chosen.map { (entry: $0.entry, path: $0.path) }
-                let shown = chosen.map { serials[BuildOrigins.key($0.document)] ?? 0 }
+                let shown = chosen.map { origins.serial(of: $0.document) }
                 let html: Data
                 if let reused = cache?.indexPages.lookup(
                     route.path, where: { $0.surface == surface && $0.serials == shown })
