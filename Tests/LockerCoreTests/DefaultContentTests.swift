@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LockerCore
 import LockerKit
+import Testing
+
+@testable import LockerCore
 
 /// The vault in `content/` that `make run` builds: it must stay clean under `--strict`, and what
 /// it holds must not silently shrink.
@@ -10,7 +11,8 @@ import LockerKit
         .deletingLastPathComponent().appendingPathComponent("content")
 
     @Test func isCleanUnderStrict() throws {
-        let compilation = try Compiler(vault: Self.vault, strict: true, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Compiler(vault: Self.vault, strict: true, environment: ["SOURCE_DATE_EPOCH": "0"])
+            .compile()
         #expect(compilation.diagnostics.isEmpty, "\(compilation.diagnostics.rendered)")
     }
 
@@ -67,14 +69,19 @@ extension DefaultContentTests {
                 #expect(guide.type == expected.type, "\(guide.id) (\(guide.locale))")
                 if guide.type == "checklist" {
                     // A guide shown as a checklist embeds the checklist it presents.
-                    #expect(guide.blocks.contains { if case .embed = $0.content { true } else { false } }, "\(guide.id)")
+                    #expect(
+                        guide.blocks.contains { if case .embed = $0.content { true } else { false } }, "\(guide.id)")
                 } else {
                     #expect(!guide.sections.isEmpty, "\(guide.id) (\(guide.locale)) has H2 sections")
                 }
             }
             // Both languages have the same outline: the same number of sections at every level.
-            func outline(_ sections: [Section]) -> [Int] { sections.map(\.level) + sections.flatMap { outline($0.sections) } }
-            #expect(Set(versions.map { outline($0.sections) }).count == 1, "\(expected.id): the translations differ in structure")
+            func outline(_ sections: [Section]) -> [Int] {
+                sections.map(\.level) + sections.flatMap { outline($0.sections) }
+            }
+            #expect(
+                Set(versions.map { outline($0.sections) }).count == 1,
+                "\(expected.id): the translations differ in structure")
         }
         #expect(Set(compilation.guides.map(\.id)) == Set(Self.guides.map(\.id)), "no guide beyond the ten")
     }
@@ -97,5 +104,28 @@ extension DefaultContentTests {
             #expect(mothership.features?.items.count == 4, "the four pillars")
             #expect(mothership.audiences?.items.count == 3, "captains, crew and travellers")
         }
+    }
+}
+
+extension DefaultContentTests {
+    /// Bundle files are written directly, not through `Encodable`: for every document of the
+    /// default vault, both give the same bytes.
+    @Test func bundleFilesAreWhatEncodableWouldWrite() throws {
+        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let documents: [Document] =
+            compilation.guides.map { .guide($0) } + compilation.checklists.map { .checklist($0) }
+            + compilation.decks.map { .deck($0) }
+        #expect(documents.count >= 30)
+        for document in documents {
+            let encoded: Data
+            switch document {
+            case .guide(let guide): encoded = try CanonicalJSON.encode(guide, layout: .compact)
+            case .checklist(let checklist): encoded = try CanonicalJSON.encode(checklist, layout: .compact)
+            case .deck(let deck): encoded = try CanonicalJSON.encode(deck, layout: .compact)
+            }
+            #expect(document.encoded() == encoded, "\(document.kind)/\(document.locale)/\(document.id)")
+        }
+        let manifest = try #require(compilation.manifest)
+        #expect(CanonicalJSONWriter.data(for: manifest) == (try CanonicalJSON.encode(manifest, layout: .compact)))
     }
 }

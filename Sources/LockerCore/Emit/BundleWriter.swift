@@ -42,7 +42,7 @@ struct BundleWriter: Sendable {
                 if let reused = cache?.encoded.lookup(key, where: { $0.serial == serial }) {
                     encoded = reused
                 } else {
-                    let data = try document.encoded()
+                    let data = document.encoded()
                     encoded = BuildCache.Encoded(serial: serial, data: data, sha256: ContentHash.sha256Hex(data))
                     cache?.encoded.store(encoded, for: key)
                 }
@@ -70,8 +70,8 @@ struct BundleWriter: Sendable {
                 if let reused = cache?.bundleIndexes.lookup(key, where: { $0.serials == serials }) {
                     encoded = reused
                 } else {
-                    let data = try CanonicalJSON.encode(
-                        ContentIndex(kind: kind, locale: locale, entries: indexEntries), layout: .compact)
+                    let data = CanonicalJSONWriter.data(
+                        for: ContentIndex(kind: kind, locale: locale, entries: indexEntries))
                     encoded = BuildCache.RenderedIndex(
                         serials: serials, data: data, sha256: ContentHash.sha256Hex(data))
                     cache?.bundleIndexes.store(encoded, for: key)
@@ -95,7 +95,7 @@ struct BundleWriter: Sendable {
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: entries)
         try sink.write(
-            OutputFile(path: root + "/manifest.json", data: try CanonicalJSON.encode(manifest, layout: .compact)))
+            OutputFile(path: root + "/manifest.json", data: CanonicalJSONWriter.data(for: manifest)))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
         return manifest
     }

@@ -41,11 +41,11 @@ enum Document: Sendable {
     }
 
     /// The document as its bundle file holds it: canonical JSON on one line.
-    func encoded() throws -> Data {
+    func encoded() -> Data {
         switch self {
-        case .guide(let guide): try CanonicalJSON.encode(guide, layout: .compact)
-        case .checklist(let checklist): try CanonicalJSON.encode(checklist, layout: .compact)
-        case .deck(let deck): try CanonicalJSON.encode(deck, layout: .compact)
+        case .guide(let guide): CanonicalJSONWriter.data(for: guide)
+        case .checklist(let checklist): CanonicalJSONWriter.data(for: checklist)
+        case .deck(let deck): CanonicalJSONWriter.data(for: deck)
         }
     }
 

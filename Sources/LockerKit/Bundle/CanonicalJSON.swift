@@ -35,9 +35,9 @@ public enum CanonicalJSON {
         let layout: Layout
         var out: [UInt8] = []
 
-        init(layout: Layout) {
+        init(layout: Layout, capacity: Int = 8192) {
             self.layout = layout
-            out.reserveCapacity(8192)
+            out.reserveCapacity(capacity)
         }
 
         mutating func write(_ node: JSONNode, indent: Int) {
@@ -73,7 +73,7 @@ public enum CanonicalJSON {
             switch value {
             case .null: out.append(contentsOf: "null".utf8)
             case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
-            case .int(let number): out.append(contentsOf: String(number).utf8)
+            case .int(let number): CanonicalJSON.writeInt(number, into: &out)
             case .double(let number):
                 if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
                     out.append(contentsOf: String(Int(number)).utf8)
@@ -131,7 +131,27 @@ public enum CanonicalJSON {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
     }
 
-    fileprivate static func writeString(_ text: String, into out: inout [UInt8]) {
+    /// Writes a JSON value compactly at the end of `out`.
+    static func write(_ value: JSONValue, compactInto out: inout [UInt8]) {
+        var writer = Writer(layout: .compact, capacity: 0)
+        swap(&writer.out, &out)
+        writer.write(value, indent: 0)
+        swap(&writer.out, &out)
+    }
+
+    /// Writes an integer in plain decimal.
+    static func writeInt(_ number: Int, into out: inout [UInt8]) {
+        if number < 0 { out.append(0x2D) }
+        var magnitude = number.magnitude
+        let start = out.count
+        repeat {
+            out.append(0x30 + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
+    }
+
+    static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
         // Most strings need no escape: copied in one go.
         let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in

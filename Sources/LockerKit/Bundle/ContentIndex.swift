@@ -50,3 +50,32 @@ public struct ContentIndex: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension ContentIndex: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("entries", entries)
+            json.member("kind", kind.rawValue)
+            json.member("locale", locale)
+        }
+    }
+}
+
+extension ContentIndex.Entry: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("cardCount", cardCount)
+            json.member("category", category)
+            json.member("checklistType", checklistType?.rawValue)
+            json.member("id", id)
+            json.member("itemCount", itemCount)
+            json.member("locale", locale)
+            json.member("order", order)
+            json.member("subtitle", subtitle)
+            json.member("tags", tags)
+            json.member("title", title)
+            json.member("type", type)
+            json.member("uuid", uuid)
+        }
+    }
+}

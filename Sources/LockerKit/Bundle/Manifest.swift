@@ -79,3 +79,33 @@ public enum BundleSchema {
     /// The folder the bundles of this major version live in, under the output folder.
     public static var folder: String { "bundles/v\(major)" }
 }
+
+extension Manifest: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("contentVersion", contentVersion)
+            json.member("deepLinkScheme", deepLinkScheme)
+            json.member("defaultLocale", defaultLocale)
+            json.member("files", files)
+            json.member("generatedAt", generatedAt)
+            json.member("locales", locales)
+            json.member("schemaVersion", schemaVersion)
+            json.member("title", title)
+        }
+    }
+}
+
+extension Manifest.File: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("etag", etag)
+            json.member("id", id)
+            json.member("kind", kind)
+            json.member("lists", lists)
+            json.member("locale", locale)
+            json.member("path", path)
+            json.member("sha256", sha256)
+            json.member("size", size)
+        }
+    }
+}

@@ -194,3 +194,103 @@ extension Block {
         }
     }
 }
+
+extension Block: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("blockID", blockID)
+            switch content {
+            case .paragraph(let spans):
+                json.member("spans", spans)
+                json.member("type", "paragraph")
+            case .list(let list):
+                json.member("list", list)
+                json.member("type", "list")
+            case .callout(let callout):
+                json.member("callout", callout)
+                json.member("type", "callout")
+            case .quote(let blocks):
+                json.member("blocks", blocks)
+                json.member("type", "quote")
+            case .code(let language, let text):
+                json.member("language", language)
+                json.member("text", text)
+                json.member("type", "code")
+            case .table(let table):
+                json.member("table", table)
+                json.member("type", "table")
+            case .image(let image):
+                json.member("image", image)
+                json.member("type", "image")
+            case .embed(let embed):
+                json.member("embed", embed)
+                json.member("type", "embed")
+            case .rule:
+                json.member("type", "rule")
+            }
+        }
+    }
+}
+
+extension Block.Embed: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("blocks", blocks)
+            json.member("sections", sections)
+            json.member("target", target)
+            json.member("title", title)
+        }
+    }
+}
+
+extension Block.List: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("items", items)
+            json.member("start", start)
+            json.member("style", style.rawValue)
+        }
+    }
+}
+
+extension Block.List.Item: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("blockID", blockID)
+            json.member("blocks", blocks)
+            json.member("checked", checked)
+        }
+    }
+}
+
+extension Block.Callout: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("blocks", blocks)
+            json.member("calloutType", calloutType)
+            json.member("fold", fold?.rawValue)
+            json.member("title", title)
+        }
+    }
+}
+
+extension Block.Table: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("align", align.map(\.rawValue))
+            json.member("header", header)
+            json.member("rows", rows)
+        }
+    }
+}
+
+extension Block.Image: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("alt", alt)
+            json.member("height", height)
+            json.member("src", src)
+            json.member("width", width)
+        }
+    }
+}

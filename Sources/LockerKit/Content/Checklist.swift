@@ -160,3 +160,67 @@ public struct ChecklistItem: Sendable, Hashable, Codable {
         self.explicitID = explicitID
     }
 }
+
+extension Checklist: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("aliases", aliases)
+            json.member("blocks", blocks)
+            json.member("checklistType", checklistType.rawValue)
+            json.member("extra", extra)
+            json.member("id", id)
+            json.member("itemCount", itemCount)
+            json.member("locale", locale)
+            json.member("order", order)
+            json.member("sections", sections)
+            json.member("source", source)
+            json.member("subtitle", subtitle)
+            json.member("tags", tags)
+            json.member("title", title)
+            json.member("uuid", uuid)
+        }
+    }
+}
+
+extension ChecklistSection: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("anchor", anchor)
+            json.member("id", id)
+            json.member("itemCount", itemCount)
+            json.member("note", note)
+            json.member("subsections", subsections)
+            json.member("title", title)
+            json.member("titleSpans", titleSpans)
+            json.member("uuid", uuid)
+        }
+    }
+}
+
+extension ChecklistSubsection: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("anchor", anchor)
+            json.member("id", id)
+            json.member("itemCount", itemCount)
+            json.member("items", items)
+            json.member("note", note)
+            json.member("title", title)
+            json.member("titleSpans", titleSpans)
+            json.member("uuid", uuid)
+        }
+    }
+}
+
+extension ChecklistItem: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("explicitID", explicitID)
+            json.member("guidance", guidance)
+            json.member("id", id)
+            json.member("title", title)
+            json.member("titleSpans", titleSpans)
+            json.member("uuid", uuid)
+        }
+    }
+}

@@ -64,3 +64,35 @@ public struct Card: Sendable, Hashable, Codable {
         self.explicitID = explicitID
     }
 }
+
+extension Deck: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("cardCount", cardCount)
+            json.member("cards", cards)
+            json.member("description", description)
+            json.member("extra", extra)
+            json.member("id", id)
+            json.member("locale", locale)
+            json.member("order", order)
+            json.member("source", source)
+            json.member("tags", tags)
+            json.member("title", title)
+            json.member("uuid", uuid)
+        }
+    }
+}
+
+extension Card: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("back", back)
+            json.member("explicitID", explicitID)
+            json.member("front", front)
+            json.member("frontText", frontText)
+            json.member("id", id)
+            json.member("source", source)
+            json.member("uuid", uuid)
+        }
+    }
+}

@@ -66,3 +66,37 @@ public struct Section: Sendable, Hashable, Codable {
         self.sections = sections
     }
 }
+
+extension Guide: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("aliases", aliases)
+            json.member("blocks", blocks)
+            json.member("category", category)
+            json.member("extra", extra)
+            json.member("id", id)
+            json.member("locale", locale)
+            json.member("order", order)
+            json.member("sections", sections)
+            json.member("source", source)
+            json.member("subtitle", subtitle)
+            json.member("tags", tags)
+            json.member("title", title)
+            json.member("type", type)
+            json.member("uuid", uuid)
+        }
+    }
+}
+
+extension Section: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            json.member("anchor", anchor)
+            json.member("blocks", blocks)
+            json.member("level", level)
+            json.member("sections", sections)
+            json.member("title", title)
+            json.member("titleSpans", titleSpans)
+        }
+    }
+}

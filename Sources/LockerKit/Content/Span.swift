@@ -128,3 +128,55 @@ extension Array where Element == Span {
         }.joined()
     }
 }
+
+extension LinkTarget: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            switch self {
+            case .url(let url):
+                json.member("url", url)
+            case .document(let kind, let id, let uuid, let anchor):
+                json.member("anchor", anchor)
+                json.member("id", id)
+                json.member("kind", kind.rawValue)
+                json.member("uuid", uuid)
+            }
+        }
+    }
+}
+
+extension Span: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) {
+        json.object { json in
+            switch self {
+            case .text(let text):
+                json.member("text", text)
+                json.member("type", "text")
+            case .bold(let children):
+                json.member("children", children)
+                json.member("type", "bold")
+            case .italic(let children):
+                json.member("children", children)
+                json.member("type", "italic")
+            case .strikethrough(let children):
+                json.member("children", children)
+                json.member("type", "strikethrough")
+            case .highlight(let children):
+                json.member("children", children)
+                json.member("type", "highlight")
+            case .code(let text):
+                json.member("text", text)
+                json.member("type", "code")
+            case .link(let target, let children):
+                json.member("children", children)
+                json.member("target", target)
+                json.member("type", "link")
+            case .tag(let text):
+                json.member("text", text)
+                json.member("type", "tag")
+            case .lineBreak:
+                json.member("type", "lineBreak")
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// A value that writes itself as canonical JSON, member by member in key order.
+///
+/// Its output must equal what its `Encodable` conformance gives through
+/// ``CanonicalJSON/encode(_:layout:)`` with ``CanonicalJSON/Layout/compact``: the tests hold every
+/// conforming type to that, over the default vault and random values.
+public protocol CanonicalJSONWritable {
+    /// Writes the value as one JSON value.
+    func write(to json: inout CanonicalJSONWriter)
+}
+
+/// Writes compact canonical JSON straight from values, without the tree ``CanonicalJSON`` builds
+/// from an `Encodable` conformance: bundle files, indexes and the manifest are written with it,
+/// since a build writes one per document.
+///
+/// Objects list their members in the order of their keys' UTF-8 bytes, as ``CanonicalJSON``
+/// orders them; debug builds check the order. Members whose value is nil are left out, as
+/// `encodeIfPresent` leaves them out.
+public struct CanonicalJSONWriter {
+    /// What has been written so far.
+    public private(set) var bytes: [UInt8] = []
+    /// Whether the last thing written was a value, so the next one needs a comma first.
+    private var afterValue = false
+    #if DEBUG
+        /// The last key written in each open object, innermost last.
+        private var lastKeys: [[UInt8]] = []
+    #endif
+
+    /// A writer whose buffer has room for `capacity` bytes.
+    public init(capacity: Int = 8192) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// A value's canonical compact JSON, ending with a newline as every bundle file does.
+    public static func data(for value: some CanonicalJSONWritable) -> Data {
+        var writer = CanonicalJSONWriter()
+        value.write(to: &writer)
+        writer.bytes.append(0x0A)
+        return Data(writer.bytes)
+    }
+
+    private mutating func beginValue() {
+        if afterValue { bytes.append(0x2C) }
+    }
+
+    /// Writes an object; `members` writes its members in key order.
+    public mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
+        beginValue()
+        bytes.append(0x7B)
+        afterValue = false
+        #if DEBUG
+            lastKeys.append([])
+        #endif
+        members(&self)
+        #if DEBUG
+            lastKeys.removeLast()
+        #endif
+        bytes.append(0x7D)
+        afterValue = true
+    }
+
+    /// Writes an array of values.
+    public mutating func array<Values: Sequence>(_ values: Values) where Values.Element: CanonicalJSONWritable {
+        beginValue()
+        bytes.append(0x5B)
+        afterValue = false
+        for value in values { value.write(to: &self) }
+        bytes.append(0x5D)
+        afterValue = true
+    }
+
+    /// Writes a string.
+    public mutating func string(_ text: String) {
+        beginValue()
+        CanonicalJSON.writeString(text, into: &bytes)
+        afterValue = true
+    }
+
+    /// Writes an integer.
+    public mutating func int(_ number: Int) {
+        beginValue()
+        CanonicalJSON.writeInt(number, into: &bytes)
+        afterValue = true
+    }
+
+    /// Writes `true` or `false`.
+    public mutating func bool(_ flag: Bool) {
+        beginValue()
+        bytes.append(contentsOf: flag ? Self.trueBytes : Self.falseBytes)
+        afterValue = true
+    }
+
+    /// Writes any JSON value, as ``CanonicalJSON/data(for:layout:)`` does.
+    public mutating func value(_ value: JSONValue) {
+        beginValue()
+        CanonicalJSON.write(value, compactInto: &bytes)
+        afterValue = true
+    }
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+
+    /// Writes a member's key; its value comes next.
+    public mutating func key(_ name: StaticString) {
+        beginValue()
+        name.withUTF8Buffer { key in
+            #if DEBUG
+                if let last = lastKeys.last {
+                    precondition(
+                        last.isEmpty || last.lexicographicallyPrecedes(key),
+                        "canonical JSON keys out of order: '\(String(decoding: key, as: UTF8.self))' after '\(String(decoding: last, as: UTF8.self))'"
+                    )
+                    lastKeys[lastKeys.count - 1] = Array(key)
+                }
+            #endif
+            bytes.append(0x22)
+            bytes.append(contentsOf: key)
+            bytes.append(0x22)
+        }
+        bytes.append(0x3A)
+        afterValue = false
+    }
+
+    /// Writes a member.
+    public mutating func member(_ name: StaticString, _ value: some CanonicalJSONWritable) {
+        key(name)
+        value.write(to: &self)
+    }
+
+    /// Writes a member unless its value is nil.
+    public mutating func member(_ name: StaticString, _ value: (some CanonicalJSONWritable)?) {
+        guard let value else { return }
+        member(name, value)
+    }
+
+    /// Writes a member whose value is an object of JSON values, such as frontmatter's extra keys.
+    public mutating func member(_ name: StaticString, _ members: [String: JSONValue]) {
+        key(name)
+        value(.object(members))
+    }
+}
+
+extension String: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) { json.string(self) }
+}
+
+extension Int: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) { json.int(self) }
+}
+
+extension Bool: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) { json.bool(self) }
+}
+
+extension Array: CanonicalJSONWritable where Element: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) { json.array(self) }
+}
+
+extension JSONValue: CanonicalJSONWritable {
+    public func write(to json: inout CanonicalJSONWriter) { json.value(self) }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import LockerKit
+import LockerTestSupport
+import Testing
+
+/// ``CanonicalJSONWriter`` writes what `Encodable` through ``CanonicalJSON`` writes, byte for byte,
+/// for every schema type, over random values that reach every case and every optional member.
+@Suite struct CanonicalJSONWriterTests {
+    /// Both ways of writing a value.
+    private func bothWays(_ value: some CanonicalJSONWritable & Encodable) throws -> (direct: String, encoded: String) {
+        let direct = String(decoding: CanonicalJSONWriter.data(for: value), as: UTF8.self)
+        let encoded = String(decoding: try CanonicalJSON.encode(value, layout: .compact), as: UTF8.self)
+        return (direct, encoded)
+    }
+
+    @Test(arguments: 0..<40)
+    func writesWhatEncodableWritesForRandomDocuments(_ seed: Int) throws {
+        var random = RandomContent(seed: UInt64(seed))
+        let guide = random.guide()
+        let checklist = random.checklist()
+        let deck = random.deck()
+        for (direct, encoded) in [try bothWays(guide), try bothWays(checklist), try bothWays(deck)] {
+            #expect(direct == encoded)
+        }
+        let index = ContentIndex(kind: .guide, locale: "ru", entries: (0..<random.int(4)).map { _ in random.entry() })
+        let indexes = try bothWays(index)
+        #expect(indexes.direct == indexes.encoded)
+        let manifest = random.manifest()
+        let manifests = try bothWays(manifest)
+        #expect(manifests.direct == manifests.encoded)
+    }
+
+    @Test func writesEveryBlockAndSpanCase() throws {
+        var random = RandomContent(seed: 7)
+        var blockTypes: Set<String> = []
+        var spanTypes: Set<String> = []
+        for _ in 0..<400 {
+            let block = random.block(depth: 0)
+            let (direct, encoded) = try bothWays(block)
+            #expect(direct == encoded)
+            let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(direct.utf8))
+            if case .object(let members) = decoded, case .string(let type)? = members["type"] {
+                blockTypes.insert(type)
+            }
+            let span = random.span(depth: 0)
+            let spans = try bothWays(span)
+            #expect(spans.direct == spans.encoded)
+            if case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(spans.direct.utf8)),
+                case .string(let type)? = members["type"]
+            {
+                spanTypes.insert(type)
+            }
+        }
+        #expect(blockTypes == ["paragraph", "list", "callout", "quote", "code", "table", "image", "embed", "rule"])
+        #expect(
+            spanTypes == ["text", "bold", "italic", "strikethrough", "highlight", "code", "link", "tag", "lineBreak"])
+    }
+
+    @Test func writesIntegersAtTheirLimits() throws {
+        for number in [0, -1, 9, 10, -10, Int.max, Int.min] {
+            let (direct, encoded) = try bothWays([number])
+            #expect(direct == encoded, "\(number)")
+        }
+    }
+}
+
+/// Random schema values from a seeded generator: strings that need escapes and are not ASCII,
+/// optional members both present and absent, nesting a few levels deep.
+private struct RandomContent {
+    var generator: SplitMix64
+
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+
+    mutating func int(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    mutating func bool() -> Bool { int(2) == 0 }
+    mutating func maybe<T>(_ make: (inout RandomContent) -> T) -> T? { bool() ? make(&self) : nil }
+
+    private static let pieces = [
+        "a", "Якорь", " ", "\"", "\\", "\n", "\t", "\u{01}", "/", "é", "e\u{301}", "⚓︎", "^id", "{}",
+    ]
+
+    mutating func string() -> String { (0..<int(5)).map { _ in Self.pieces[int(Self.pieces.count)] }.joined() }
+    mutating func strings() -> [String] { (0..<int(3)).map { _ in string() } }
+    mutating func number() -> Int { [0, 1, -7, 42, Int.max, Int.min][int(6)] }
+
+    mutating func json(depth: Int) -> JSONValue {
+        switch depth > 2 ? int(5) : int(7) {
+        case 0: return .null
+        case 1: return .bool(bool())
+        case 2: return .int(number())
+        case 3: return .double([0.1, 2.0, -1e21, 3.25][int(4)])
+        case 4: return .string(string())
+        case 5: return .array((0..<int(3)).map { _ in json(depth: depth + 1) })
+        default:
+            return .object(
+                Dictionary(
+                    (0..<int(3)).map { _ in (string(), json(depth: depth + 1)) }, uniquingKeysWith: { a, _ in a }))
+        }
+    }
+
+    mutating func extra() -> [String: JSONValue] {
+        Dictionary((0..<int(3)).map { _ in (string(), json(depth: 0)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    mutating func target() -> LinkTarget {
+        bool()
+            ? .url(string())
+            : .document(kind: ContentKind.known[int(3)], id: string(), uuid: string(), anchor: maybe { $0.string() })
+    }
+
+    mutating func span(depth: Int) -> Span {
+        let children = { (random: inout RandomContent) in (0..<random.int(3)).map { _ in random.span(depth: depth + 1) }
+        }
+        switch depth > 2 ? [0, 5, 7, 8][int(4)] : int(9) {
+        case 0: return .text(string())
+        case 1: return .bold(children(&self))
+        case 2: return .italic(children(&self))
+        case 3: return .strikethrough(children(&self))
+        case 4: return .highlight(children(&self))
+        case 5: return .code(string())
+        case 6: return .link(target(), children(&self))
+        case 7: return .tag(string())
+        default: return .lineBreak
+        }
+    }
+
+    mutating func spans(depth: Int = 0) -> [Span] { (0..<int(3)).map { _ in span(depth: depth) } }
+
+    mutating func blocks(depth: Int) -> [Block] {
+        depth > 2 ? [] : (0..<int(3)).map { _ in block(depth: depth + 1) }
+    }
+
+    mutating func block(depth: Int) -> Block {
+        let content: Block.Content
+        switch int(9) {
+        case 0: content = .paragraph(spans())
+        case 1:
+            content = .list(
+                Block.List(
+                    style: [.bullet, .ordered, .task][int(3)], start: maybe { $0.number() },
+                    items: (0..<int(3)).map { _ in
+                        Block.List.Item(
+                            checked: maybe { $0.bool() }, blocks: blocks(depth: depth), blockID: maybe { $0.string() })
+                    }))
+        case 2:
+            content = .callout(
+                Block.Callout(
+                    calloutType: string(), title: maybe { $0.spans() }, fold: maybe { [.open, .closed][$0.int(2)] },
+                    blocks: blocks(depth: depth)))
+        case 3: content = .quote(blocks(depth: depth))
+        case 4: content = .code(language: maybe { $0.string() }, text: string())
+        case 5:
+            content = .table(
+                Block.Table(
+                    align: (0..<int(4)).map { _ in [.none, .left, .center, .right][int(4)] },
+                    header: (0..<int(3)).map { _ in spans() },
+                    rows: (0..<int(3)).map { _ in (0..<int(3)).map { _ in spans() } }))
+        case 6:
+            content = .image(
+                Block.Image(src: string(), alt: string(), width: maybe { $0.number() }, height: maybe { $0.number() }))
+        case 7:
+            content = .embed(
+                Block.Embed(
+                    target: target(), title: string(), blocks: blocks(depth: depth),
+                    sections: sections(depth: depth + 1)))
+        default: content = .rule
+        }
+        return Block(content, blockID: maybe { $0.string() })
+    }
+
+    mutating func sections(depth: Int) -> [Section] {
+        depth > 2
+            ? []
+            : (0..<int(3)).map { _ in
+                Section(
+                    anchor: string(), level: number(), title: string(), titleSpans: spans(),
+                    blocks: blocks(depth: depth + 1),
+                    sections: sections(depth: depth + 1))
+            }
+    }
+
+    mutating func guide() -> Guide {
+        Guide(
+            id: string(), uuid: string(), locale: string(), title: string(), subtitle: maybe { $0.string() },
+            category: maybe { $0.string() }, type: string(), tags: strings(), aliases: strings(),
+            order: maybe { $0.number() }, source: string(), extra: extra(), blocks: blocks(depth: 0),
+            sections: sections(depth: 0))
+    }
+
+    mutating func checklist() -> Checklist {
+        Checklist(
+            id: string(), uuid: string(), locale: string(), title: string(), subtitle: maybe { $0.string() },
+            checklistType: ChecklistType(rawValue: string()), tags: strings(), aliases: strings(),
+            order: maybe { $0.number() }, source: string(), extra: extra(), blocks: blocks(depth: 1),
+            sections: (0..<int(3)).map { _ in
+                ChecklistSection(
+                    id: string(), uuid: string(), anchor: string(), title: string(), titleSpans: spans(),
+                    note: blocks(depth: 2),
+                    subsections: (0..<int(3)).map { _ in
+                        ChecklistSubsection(
+                            id: string(), uuid: string(), anchor: maybe { $0.string() }, title: maybe { $0.string() },
+                            titleSpans: maybe { $0.spans() }, note: blocks(depth: 2),
+                            items: (0..<int(3)).map { _ in
+                                ChecklistItem(
+                                    id: string(), uuid: string(), title: string(), titleSpans: spans(),
+                                    guidance: blocks(depth: 2), explicitID: bool())
+                            })
+                    })
+            })
+    }
+
+    mutating func deck() -> Deck {
+        Deck(
+            id: string(), uuid: string(), locale: string(), title: string(), description: maybe { $0.string() },
+            tags: strings(), order: maybe { $0.number() }, source: string(), extra: extra(),
+            cards: (0..<int(4)).map { _ in
+                Card(
+                    id: string(), uuid: string(), front: blocks(depth: 2), back: blocks(depth: 1), frontText: string(),
+                    source: string(), explicitID: bool())
+            })
+    }
+
+    mutating func entry() -> ContentIndex.Entry {
+        ContentIndex.Entry(
+            id: string(), uuid: string(), title: string(), subtitle: maybe { $0.string() },
+            category: maybe { $0.string() }, type: maybe { $0.string() }, tags: strings(), order: maybe { $0.number() },
+            locale: string(), checklistType: maybe { ChecklistType(rawValue: $0.string()) },
+            itemCount: maybe { $0.number() }, cardCount: maybe { $0.number() })
+    }
+
+    mutating func manifest() -> Manifest {
+        Manifest(
+            schemaVersion: string(), contentVersion: string(), generatedAt: maybe { $0.string() },
+            title: maybe { $0.string() }, defaultLocale: string(), locales: strings(),
+            deepLinkScheme: maybe { $0.string() },
+            files: (0..<int(4)).map { _ in
+                Manifest.File(
+                    path: string(), kind: string(), locale: maybe { $0.string() }, id: maybe { $0.string() },
+                    lists: maybe { $0.string() }, sha256: string(), size: number())
+            })
+    }
+}
