@@ -25,6 +25,10 @@ public struct Compilation: Sendable {
     public var manifest: Manifest?
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
+    /// What the compile made on the way to its result: the parsed notes and their link tables.
+    /// Kept with the result, so that a one-shot command can exit without freeing them object by
+    /// object (see `exitKeeping` in the `locker` command); freed with the compilation otherwise.
+    var workingSet: [any Sendable] = []
 
     /// The folder of the output that holds the site (the bundles are in `BundleSchema.folder`).
     public static let siteFolder = SiteBuilder.folder
@@ -267,6 +271,7 @@ public struct Compiler: Sendable {
         }
         compilation.config = config
         compilation.pages = pages
+        compilation.workingSet = [notes, index, built]
         compilation.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
         guard !compilation.failed, emit else { return compilation }
 

@@ -129,6 +129,7 @@ struct Build: ParsableCommand {
         }
         progress.finish()
         FileHandle.standardOutput.write(Data(summary.utf8))
+        exitKeeping(compilation, status: 0)
     }
 }
 

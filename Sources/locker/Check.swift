@@ -35,6 +35,6 @@ struct Check: ParsableCommand {
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let output = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         FileHandle.standardOutput.write(Data(output.utf8))
-        if compilation.failed { throw ExitCode(1) }
+        exitKeeping(compilation, status: compilation.failed ? 1 : 0)
     }
 }

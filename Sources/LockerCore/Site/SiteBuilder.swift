@@ -218,61 +218,62 @@ struct SiteBuilder {
                     linkSurface: origins.linkSurface, templates: templates.sources, baseURL: baseURL,
                     pages: pages.map { origins.serial(of: $0) },
                     sharedFiles: [iconPath, stylePath])) ?? 0
-        let rendered = Compiler.parallelMap(documents) { document in
-            defer { progress?.tick() }
-            let route = route(of: document)
-            let alternate = alternates(
-                (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
-            let image = rootImages[document.locale] ?? nil
-            let serial = origins.serial(of: document)
-            let written = Result {
-                if let reused = cache?.rendered.lookup(
-                    route.path, where: { $0.surface == surface && $0.serial == serial })
-                {
-                    try emit(route.path + "index.html", reused.html)
-                    return
-                }
-                let html = try context.document(
-                    document, route: route, alternates: alternate, image: image,
-                    link: { target in linkTarget(target, document.locale) })
-                let data = Data(html.utf8)
-                cache?.rendered.store(
-                    BuildCache.Rendered(serial: serial, surface: surface, html: data), for: route.path)
-                try emit(route.path + "index.html", data)
-            }
-            return (route, alternate, written)
+        // Index pages: one per kind and locale, listing every document of the kind in it.
+        let indexRoutes = documentKinds.flatMap { kind in
+            let routes = config.locales.map { indexRoute(kind, $0) }
+            return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
-        for (route, alternate, written) in rendered {
+        @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
+            let chosen = documentsByKey.values.filter { $0.first?.kind == kind }
+                .compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
+                .map { (entry: $0.indexEntry, path: self.route(of: $0).path, document: $0) }
+                .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
+            let entries = chosen.map { (entry: $0.entry, path: $0.path) }
+            let shown = chosen.map { origins.serial(of: $0.document) }
+            let html: Data
+            if let reused = cache?.indexPages.lookup(
+                route.path, where: { $0.surface == surface && $0.serials == shown })
+            {
+                html = reused.data
+            } else {
+                html = Data(try context.index(kind, entries: entries, route: route, alternates: alternates).utf8)
+                cache?.indexPages.store(
+                    BuildCache.RenderedIndex(serials: shown, surface: surface, data: html), for: route.path)
+            }
+            try emit(route.path + "index.html", html)
+        }
+        @Sendable func renderDocument(_ document: Document, route: Route, alternates: [String: String]) throws {
+            let serial = origins.serial(of: document)
+            if let reused = cache?.rendered.lookup(route.path, where: { $0.surface == surface && $0.serial == serial }) {
+                try emit(route.path + "index.html", reused.html)
+                return
+            }
+            let html = try context.document(
+                document, route: route, alternates: alternates, image: rootImages[document.locale] ?? nil,
+                link: { target in linkTarget(target, document.locale) })
+            let data = Data(html.utf8)
+            cache?.rendered.store(BuildCache.Rendered(serial: serial, surface: surface, html: data), for: route.path)
+            try emit(route.path + "index.html", data)
+        }
+        // Index pages first: one index of a large vault is as much work as many documents, and
+        // rendered with them it runs beside them rather than alone after them.
+        let jobs = indexRoutes.indices.map { -1 - $0 } + documents.indices
+        let rendered = Compiler.parallelMap(jobs) { job -> (route: Route, alternates: [String: String], written: Result<Void, any Error>) in
+            if job < 0 {
+                let index = indexRoutes[-1 - job]
+                return (index.route, index.alternates, Result { try renderIndex(index.kind, route: index.route, alternates: index.alternates) })
+            }
+            defer { progress?.tick() }
+            let document = documents[job]
+            let route = route(of: document)
+            let alternate = alternates((documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
+            return (route, alternate, Result { try renderDocument(document, route: route, alternates: alternate) })
+        }
+        // Listed in the order of documents, then indexes, whatever order they were rendered in.
+        for (route, alternate, written) in rendered[indexRoutes.count...] + rendered[..<indexRoutes.count] {
             try written.get()
             htmlPaths.append(route.path)
             listed.append((route.path, route.locale, alternate))
-        }
-
-        // Indexes, and a home page when the vault has no landing page.
-        for kind in documentKinds {
-            let routes = config.locales.map { indexRoute(kind, $0) }
-            let ofKind = documentsByKey.values.filter { $0.first?.kind == kind }
-            for route in routes {
-                let chosen = ofKind.compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
-                    .map { (entry: $0.indexEntry, path: self.route(of: $0).path, document: $0) }
-                    .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
-                let entries = chosen.map { (entry: $0.entry, path: $0.path) }
-                let shown = chosen.map { origins.serial(of: $0.document) }
-                let html: Data
-                if let reused = cache?.indexPages.lookup(
-                    route.path, where: { $0.surface == surface && $0.serials == shown })
-                {
-                    html = reused.data
-                } else {
-                    html = Data(
-                        try context.index(kind, entries: entries, route: route, alternates: alternates(routes)).utf8)
-                    cache?.indexPages.store(
-                        BuildCache.RenderedIndex(serials: shown, surface: surface, data: html), for: route.path)
-                }
-                try emit(route.path + "index.html", html)
-                htmlPaths.append(route.path)
-                listed.append((route.path, route.locale, alternates(routes)))
-            }
         }
         if pages.isEmpty {
             let routes = config.locales.map { Route(path: prefix($0), locale: $0) }
