@@ -33,7 +33,8 @@ struct Locker: ParsableCommand {
             docs/runtime.md (LockerKit and the runtime commands).
             """,
         subcommands: [
-            Build.self, Check.self, Serve.self, IDs.self, Review.self, Stats.self, CharterCommand.self, ChecklistCommand.self,
+            Build.self, Check.self, Serve.self, IDs.self, Review.self, Stats.self, CharterCommand.self,
+            ChecklistCommand.self,
         ])
 
     /// Runs the command, mapping every way of failing to the documented exit codes.

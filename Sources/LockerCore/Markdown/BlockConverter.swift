@@ -82,7 +82,13 @@ struct BlockConverter {
                         position: position(child)))
             }
             let style: Block.List.Style = isTask ? .task : (ordered ? .ordered : .bullet)
-            if isTask { items = items.map { var item = $0; item.checked = item.checked ?? false; return item } }
+            if isTask {
+                items = items.map {
+                    var item = $0
+                    item.checked = item.checked ?? false
+                    return item
+                }
+            }
             return [ParsedBlock(content: .list(style: style, start: ordered ? start : nil, items: items), position: at)]
         case .codeBlock(let info):
             let language = info.split(separator: " ").first.map(String.init)
@@ -131,8 +137,13 @@ struct BlockConverter {
                 let type = text[text.index(text.startIndex, offsetBy: 2)..<close].lowercased()
                 var rest = text[text.index(after: close)...]
                 var fold: Block.Callout.Fold?
-                if rest.hasPrefix("+") { fold = .open; rest = rest.dropFirst() }
-                else if rest.hasPrefix("-") { fold = .closed; rest = rest.dropFirst() }
+                if rest.hasPrefix("+") {
+                    fold = .open
+                    rest = rest.dropFirst()
+                } else if rest.hasPrefix("-") {
+                    fold = .closed
+                    rest = rest.dropFirst()
+                }
                 inlines[0] = .text(String(rest.drop(while: { $0 == " " })))
                 // The title is the rest of the first line; later lines are the body's first paragraph.
                 let breakIndex = inlines.firstIndex { $0 == .softBreak || $0 == .lineBreak } ?? inlines.endIndex
@@ -247,7 +258,9 @@ struct BlockConverter {
         guard case .text(let text)? = inlines.last else { return nil }
         guard let caret = text.utf8.lastIndex(of: UInt8(ascii: "^")) else { return nil }
         let id = text[text.index(after: caret)...]
-        guard !id.isEmpty, id.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }) else { return nil }
+        guard !id.isEmpty, id.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }) else {
+            return nil
+        }
         let before = text[..<caret]
         guard before.isEmpty || before.last?.isWhitespace == true else { return nil }
         let remaining = String(before).trimmingTrailingWhitespace
@@ -285,7 +298,9 @@ struct BlockConverter {
             while let first = pending.first, Self.isBlank(first) { pending.removeFirst() }
             while let last = pending.last, Self.isBlank(last) { pending.removeLast() }
             if case .text(let text)? = pending.first { pending[0] = .text(String(text.drop(while: \.isWhitespace))) }
-            if case .text(let text)? = pending.last { pending[pending.count - 1] = .text(text.trimmingTrailingWhitespace) }
+            if case .text(let text)? = pending.last {
+                pending[pending.count - 1] = .text(text.trimmingTrailingWhitespace)
+            }
             if !pending.isEmpty { result.append(ParsedBlock(content: .paragraph(pending), position: at)) }
             pending = []
         }
@@ -298,7 +313,8 @@ struct BlockConverter {
                     let size = Self.size(link.display)
                     result.append(
                         ParsedBlock(
-                            content: .image(source: link.target, alt: size == nil ? (link.display ?? "") : "",
+                            content: .image(
+                                source: link.target, alt: size == nil ? (link.display ?? "") : "",
                                 width: size?.width, height: size?.height),
                             position: link.position))
                 } else if fileExtension.isEmpty || fileExtension == "md" || link.target.isEmpty {

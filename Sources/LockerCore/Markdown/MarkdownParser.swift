@@ -71,6 +71,19 @@ enum MarkdownParser {
     }
 
     private static func kind(of node: OpaquePointer) -> MarkdownNode.Kind {
+        // Core nodes by their type; extension nodes (tables, strikethrough, task items) by name.
+        if cmark_node_get_syntax_extension(node) == nil {
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_DOCUMENT: return .document
+            case CMARK_NODE_PARAGRAPH: return .paragraph
+            case CMARK_NODE_TEXT: return .text
+            case CMARK_NODE_SOFTBREAK: return .softBreak
+            case CMARK_NODE_STRONG: return .strong
+            case CMARK_NODE_EMPH: return .emphasis
+            case CMARK_NODE_ITEM: return .item(task: nil)
+            default: break
+            }
+        }
         let name = string(cmark_node_get_type_string(node))
         switch name {
         case "document": return .document

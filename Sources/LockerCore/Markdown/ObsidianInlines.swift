@@ -9,7 +9,7 @@ enum ObsidianInlines {
     /// copied as one slice.
     static func scan(_ text: String, locator: inout SourceLocator) -> [Inline] {
         let bytes = text.utf8
-        guard bytes.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "#") }) else {
+        guard text.containsBytes("[") || text.containsBytes("#") else {
             return text.isEmpty ? [] : [.text(text)]
         }
         var result: [Inline] = []

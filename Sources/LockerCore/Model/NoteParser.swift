@@ -112,11 +112,38 @@ struct NoteParser: Sendable {
 
     /// How a heading is matched by `[[Note#Heading]]`: case and spacing do not matter.
     static func headingKey(_ text: String) -> String {
+        asciiHeadingKey(text) ?? characterHeadingKey(text)
+    }
+
+    /// ``headingKey(_:)`` by characters: what any text gets, and the rule ``asciiHeadingKey(_:)`` follows.
+    static func characterHeadingKey(_ text: String) -> String {
         text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
+    /// ``headingKey(_:)`` of ASCII text, on bytes; nil when the text is not ASCII.
+    static func asciiHeadingKey(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            // What `Character.isWhitespace` is in ASCII: tab, line feed, vertical tab, form feed,
+            // carriage return and space.
+            if (byte >= 0x09 && byte <= 0x0D) || byte == 0x20 {
+                pendingSpace = true
+                continue
+            }
+            if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
+            pendingSpace = false
+            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// A note's kind, locale and ID, and its path without extension and locale suffix.
-    func identity(path: String, frontmatter: Frontmatter) -> (kind: ContentKind, locale: String, id: String, basePath: String) {
+    func identity(path: String, frontmatter: Frontmatter) -> (
+        kind: ContentKind, locale: String, id: String, basePath: String
+    ) {
         var basePath = VaultPath.removingExtension(path)
         var suffixLocale: String?
         let name = VaultPath.fileName(of: basePath)

@@ -68,7 +68,8 @@ struct SectionBuilder {
 
     /// A slug of the heading, made unique in the note with `-2`, `-3`, ….
     private mutating func anchor(for title: String) -> String {
-        let base = Slug.make(title).isEmpty ? "section" : Slug.make(title)
+        let slug = Slug.make(title)
+        let base = slug.isEmpty ? "section" : slug
         var candidate = base
         var counter = 2
         while usedAnchors.contains(candidate) {

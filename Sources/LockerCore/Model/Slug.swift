@@ -5,6 +5,11 @@ import Foundation
 enum Slug {
     /// `Mediterranean Mooring` → `mediterranean-mooring`; `Швартовка кормой` → `швартовка-кормой`.
     static func make(_ text: String) -> String {
+        asciiSlug(text) ?? characterSlug(text)
+    }
+
+    /// ``make(_:)`` by characters: what any text gets, and the rule ``asciiSlug(_:)`` follows.
+    static func characterSlug(_ text: String) -> String {
         var result = ""
         var pendingDash = false
         for character in text.lowercased() {
@@ -17,6 +22,26 @@ enum Slug {
             }
         }
         return result
+    }
+
+    /// ``make(_:)`` of ASCII text, on bytes: the same result without Unicode's character
+    /// breaking; nil when the text is not ASCII.
+    static func asciiSlug(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingDash = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+                if pendingDash, !bytes.isEmpty { bytes.append(0x2D) }
+                pendingDash = false
+                bytes.append(lower)
+            } else {
+                pendingDash = true
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An ID usable as an Obsidian block ID (`^id`): ASCII letters, digits and `-`, Cyrillic
@@ -37,7 +62,10 @@ enum Slug {
             } else {
                 // Other scripts and accents: the base letter when it is Latin, else a word break.
                 let base = String(character).decomposedStringWithCanonicalMapping.unicodeScalars.first
-                latin = base.map { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil) ? String($0) : "" } ?? ""
+                latin =
+                    base.map {
+                        $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil) ? String($0) : ""
+                    } ?? ""
             }
             if latin.isEmpty {
                 if !(character == "ь" || character == "ъ") { pendingDash = true }

@@ -244,7 +244,8 @@ struct SiteBuilder {
         }
         @Sendable func renderDocument(_ document: Document, route: Route, alternates: [String: String]) throws {
             let serial = origins.serial(of: document)
-            if let reused = cache?.rendered.lookup(route.path, where: { $0.surface == surface && $0.serial == serial }) {
+            if let reused = cache?.rendered.lookup(route.path, where: { $0.surface == surface && $0.serial == serial })
+            {
                 try emit(route.path + "index.html", reused.html)
                 return
             }
@@ -258,15 +259,20 @@ struct SiteBuilder {
         // Index pages first: one index of a large vault is as much work as many documents, and
         // rendered with them it runs beside them rather than alone after them.
         let jobs = indexRoutes.indices.map { -1 - $0 } + documents.indices
-        let rendered = Compiler.parallelMap(jobs) { job -> (route: Route, alternates: [String: String], written: Result<Void, any Error>) in
+        let rendered = Compiler.parallelMap(jobs) {
+            job -> (route: Route, alternates: [String: String], written: Result<Void, any Error>) in
             if job < 0 {
                 let index = indexRoutes[-1 - job]
-                return (index.route, index.alternates, Result { try renderIndex(index.kind, route: index.route, alternates: index.alternates) })
+                return (
+                    index.route, index.alternates,
+                    Result { try renderIndex(index.kind, route: index.route, alternates: index.alternates) }
+                )
             }
             defer { progress?.tick() }
             let document = documents[job]
             let route = route(of: document)
-            let alternate = alternates((documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
+            let alternate = alternates(
+                (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
             return (route, alternate, Result { try renderDocument(document, route: route, alternates: alternate) })
         }
         // Listed in the order of documents, then indexes, whatever order they were rendered in.
