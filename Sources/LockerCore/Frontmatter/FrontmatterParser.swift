@@ -16,7 +16,7 @@ struct FrontmatterParser: Sendable {
             let yaml = String(decoding: source.bytes[yamlStart..<yamlEnd], as: UTF8.self)
             let bodyStart = line < source.lineCount ? source.lineStarts[line] : source.bytes.count
             let blank = String(repeating: "\n", count: line)
-            let body = blank + String(decoding: source.bytes[bodyStart...], as: UTF8.self)
+            let body = blank + source.text(fromLineStartOffset: bodyStart)
             return (SplitNote(yaml: yaml, yamlFirstLine: 2, body: body), nil)
         }
         let diagnostic = Diagnostic(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a file's bytes into ``SourceText``, or into the diagnostic that explains why it cannot.
 struct SourceDecoder: Sendable {
     /// Files larger than this are not read as notes.
@@ -16,13 +18,13 @@ struct SourceDecoder: Sendable {
             bytes = bytes.dropFirst(3)
             diagnostics.append(Diagnostic(.note, .fileBOM, "byte order mark removed", file: file))
         }
-        if let nul = bytes.firstIndex(of: 0) {
+        if let nul = Self.firstIndex(of: 0, in: bytes) {
             let position = Self.roughPosition(of: nul, in: bytes)
             let diagnostic = Diagnostic(.error, .fileBinary, "file holds NUL bytes: binary data, not a note", file: file, at: position)
             return (nil, diagnostics + [diagnostic])
         }
         var normalized = bytes
-        if bytes.contains(0x0D) {
+        if Self.firstIndex(of: 0x0D, in: bytes) != nil {
             normalized = Self.normalizingLineEndings(bytes)[...]
             diagnostics.append(Diagnostic(.note, .fileCRLF, "CRLF line endings read as LF", file: file))
         }
@@ -36,7 +38,15 @@ struct SourceDecoder: Sendable {
         if text.allSatisfy(\.isWhitespace) {
             diagnostics.append(Diagnostic(.warning, .fileEmpty, "note is empty", file: file))
         }
-        return (SourceText(text), diagnostics)
+        return (SourceText(text, bytes: Array(normalized)), diagnostics)
+    }
+
+    /// The index of the first `byte` in `bytes`, found by the C library's vectorised scan.
+    private static func firstIndex(of byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return bytes.startIndex + base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     /// The text, or nil when the bytes are not valid UTF-8.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A note's text after decoding, with what it takes to turn byte offsets into positions.
 ///
 /// Byte order marks are removed and CRLF / CR line endings become LF before anything else reads
@@ -12,12 +14,30 @@ struct SourceText: Sendable {
     let lineStarts: [Int]
 
     init(_ text: String) {
+        self.init(text, bytes: Array(text.utf8))
+    }
+
+    /// The text with its bytes, when the caller has them already (`bytes` must be `text.utf8`).
+    init(_ text: String, bytes: [UInt8]) {
         self.text = text
-        let bytes = Array(text.utf8)
         self.bytes = bytes
         var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count, let newline = memchr(base + offset, 0x0A, buffer.count - offset) {
+                offset = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+                starts.append(offset)
+            }
+        }
         lineStarts = starts
+    }
+
+    /// The text from a byte offset that starts a line (or ends the text) to the end, copied
+    /// without decoding it again.
+    func text(fromLineStartOffset offset: Int) -> String {
+        let utf8 = text.utf8
+        return String(text[utf8.index(utf8.startIndex, offsetBy: offset)...])
     }
 
     var lineCount: Int { lineStarts.count }
