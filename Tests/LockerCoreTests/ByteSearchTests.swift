@@ -45,4 +45,17 @@ import Testing
         #expect(!tail.containsBytes("[[a"))
         #expect("a||b|c".splitBytes("|").map(String.init) == ["a", "", "b", "c"])
     }
+
+    /// One- and two-byte needles take a direct scan: it must agree with the general search,
+    /// at the edges of the text and in substrings.
+    @Test func shortNeedlesAgreeWithTheGeneralSearch() {
+        let texts = ["", "=", "==", "a=", "=a=", "a==", "x  y", " ", "  ", "#", "a#", "Якорь ==", "%%", "%x%", "[x]"]
+        for text in texts {
+            for needle in ["=", "==", "  ", " ", "#", "%%", "["] {
+                #expect(text.containsBytes(needle) == (offsets(of: needle, in: text) != nil), "\(needle) in \(text)")
+                let tail = text.dropFirst()
+                #expect(tail.containsBytes(needle) == (tail.firstByteRange(of: needle) != nil), "\(needle) in \(tail)")
+            }
+        }
+    }
 }

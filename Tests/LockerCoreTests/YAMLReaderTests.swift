@@ -29,4 +29,19 @@ import Testing
         }
         #expect(found == .null)
     }
+
+    /// The types decided without Yams' regular expressions are the ones they give.
+    @Test func plainScalarTypesAreWhatYamsResolves() {
+        var samples = [
+            "", "0", "00", "007", "08", "1", "12", "9999", "1_000", "-3", "+7", "0x1F", "0b101", "1:30", "1.5", ".5",
+            "1e3", "1e+3", "2024-01-01", "yes", "Yes", "YES", "yEs", "no", "No", "nO", "true", "True", "TRUE", "tRUE",
+            "false", "on", "On", "oN", "off", "OFF", "null", "Null", "nULL", "nulls", "y", "n", "Y", "knots",
+            "Guide 9999",
+            "note", "document", "~", "<<", "=", ".inf", ".NaN", "Да", "нет", "ON!", "z9", "Z", "a", "_x", "@x", "12a",
+        ]
+        samples += (0..<200).map { String($0 * 37) }
+        for text in samples {
+            #expect(YAMLReader.plainScalarType(text) == YAMLReader.resolvedType(text), "\(text)")
+        }
+    }
 }

@@ -95,11 +95,39 @@ struct YAMLReader: Sendable {
 
     private func scalarType(_ scalar: Node.Scalar) -> YAMLValue.ScalarType {
         guard scalar.style == .plain || scalar.style == .any else { return .string }
+        return Self.plainScalarType(scalar.string)
+    }
+
+    /// The type of a plain scalar under YAML 1.1's rules, as Yams' default resolver gives it, with
+    /// the common cases decided without its regular expressions.
+    static func plainScalarType(_ text: String) -> YAMLValue.ScalarType {
+        let bytes = text.utf8
+        guard let first = bytes.first else { return resolvedType(text) }
+        // Starting with an ASCII letter, only these words are other than text.
+        if (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A { return letterWords[text] ?? .string }
+        // Plain decimals without a leading zero are integers.
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count == 1 || first != 0x30 { return .int }
         // YAML's null, bool, int and float forms start with one of these characters or are at
         // most five letters long (`false`, `NULL`); anything else is text, without a regex.
-        let text = scalar.string.utf8
-        if let first = text.first, text.count > 5, !"-+.~0123456789<=".utf8.contains(first) { return .string }
-        switch Resolver.default.resolveTag(of: .scalar(scalar)) {
+        if bytes.count > 5, !"-+.~0123456789<=".utf8.contains(first) { return .string }
+        return resolvedType(text)
+    }
+
+    /// The words starting with a letter that YAML 1.1 reads as other than text.
+    private static let letterWords: [String: YAMLValue.ScalarType] = {
+        var words: [String: YAMLValue.ScalarType] = [:]
+        for word in ["yes", "no", "true", "false", "on", "off"] {
+            for form in [word, word.prefix(1).uppercased() + word.dropFirst(), word.uppercased()] {
+                words[form] = .bool
+            }
+        }
+        for form in ["null", "Null", "NULL"] { words[form] = .null }
+        return words
+    }()
+
+    /// The type Yams' default resolver gives a plain scalar, by its regular expressions.
+    static func resolvedType(_ text: String) -> YAMLValue.ScalarType {
+        switch Resolver.default.resolveTag(of: .scalar(Node.Scalar(text))) {
         case .null: return .null
         case .bool: return .bool
         case .int: return .int

@@ -9,7 +9,24 @@ import Foundation
 extension StringProtocol {
     /// Whether the text contains `needle`, compared byte for byte.
     func containsBytes(_ needle: String) -> Bool {
-        firstByteRange(of: needle) != nil
+        // One or two bytes, the markers the parser looks for in every run of text: a direct scan
+        // of the text's storage, without setting up a general search.
+        let pattern = needle.utf8
+        if let first = pattern.first, pattern.count <= 2 {
+            let second = pattern.count == 2 ? pattern[pattern.index(after: pattern.startIndex)] : nil
+            let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                guard let base = bytes.baseAddress else { return false }
+                guard let second else { return memchr(base, Int32(first), bytes.count) != nil }
+                var index = 0
+                while index + 1 < bytes.count {
+                    if bytes[index] == first, bytes[index + 1] == second { return true }
+                    index += 1
+                }
+                return false
+            }
+            if let found { return found }
+        }
+        return firstByteRange(of: needle) != nil
     }
 
     /// The first occurrence of `needle`, compared byte for byte.
