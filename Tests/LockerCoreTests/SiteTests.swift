@@ -166,6 +166,10 @@ import Testing
         #expect(SiteBuilder.relative(from: "guides/a/", to: "guides/b/") == "../b/")
         #expect(SiteBuilder.relative(from: "en/guides/a/", to: "") == "../../../")
         #expect(SiteBuilder.relative(from: "en/guides/a/", to: "en/") == "../../")
+        #expect(SiteBuilder.relative(from: "guides/a/", to: "guides/a/#x") == "#x")
+        #expect(SiteBuilder.relative(from: "guides/a/", to: "assets/i.png") == "../../assets/i.png")
+        // Folders that differ only in Unicode normalisation are different folders.
+        #expect(SiteBuilder.relative(from: "guides/\u{439}/", to: "guides/\u{438}\u{306}/") == "../\u{438}\u{306}/")
         #expect(SiteBuilder.relative(from: "guides/a/", to: "assets/x.png") == "../../assets/x.png")
         #expect(SiteBuilder.relative(from: "guides/", to: "guides/") == "./")
         #expect(PageContext.relativeWithAnchor(from: "a/", to: "b/#^note") == "../b/#%5Enote")

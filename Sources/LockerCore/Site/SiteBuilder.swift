@@ -120,19 +120,24 @@ struct SiteBuilder {
 
     /// The relative URL from one page's folder to another's (or to a file).
     static func relative(from: String, to: String) -> String {
-        let fromParts = from.split(separator: "/")
-        var toParts = to.split(separator: "/", omittingEmptySubsequences: true)
-        let isFolder = to.isEmpty || to.hasSuffix("/")
+        // Path segments compared as bytes: file names are bytes, and `String ==` would take two
+        // spellings of "й" (composed and decomposed) for one folder.
+        let fromParts = from.utf8.split(separator: 0x2F)
+        var toParts = to.utf8.split(separator: 0x2F)
+        let isFolder = to.isEmpty || to.utf8.last == 0x2F
         var common = 0
-        while common < fromParts.count, common < toParts.count, fromParts[common] == toParts[common],
+        while common < fromParts.count, common < toParts.count, fromParts[common].elementsEqual(toParts[common]),
             isFolder || common < toParts.count - 1
         {
             common += 1
         }
         toParts.removeFirst(common)
-        let up = String(repeating: "../", count: fromParts.count - common)
-        let down = toParts.joined(separator: "/") + (isFolder && !toParts.isEmpty ? "/" : "")
-        let result = up + down
+        var result = String(repeating: "../", count: fromParts.count - common)
+        for (index, part) in toParts.enumerated() {
+            if index > 0 { result += "/" }
+            result += Substring(part)
+        }
+        if isFolder && !toParts.isEmpty { result += "/" }
         return result.isEmpty ? "./" : result
     }
 
