@@ -193,7 +193,7 @@ struct DocumentBuilder {
     /// What Obsidian shows for a link: the alias, else the target and fragment as written.
     static func displayText(_ link: WikiLink) -> String {
         if let display = link.display { return display }
-        let fragment = link.fragment.map { $0.replacingOccurrences(of: "#", with: " > ") }
+        let fragment = link.fragment.map { $0.containsBytes("#") ? $0.replacingOccurrences(of: "#", with: " > ") : $0 }
         switch (link.target.isEmpty, fragment) {
         case (true, let fragment?): return fragment
         case (false, let fragment?): return fragment.hasPrefix("^") ? link.target : link.target + " > " + fragment

@@ -26,11 +26,13 @@ struct LinkResolver: Sendable {
         if target.lowercased().hasSuffix(".md") { target = String(target.dropLast(3)) }
         let folder = VaultPath.folder(of: from.path)
         let isRelative = target.hasPrefix("./") || target.hasPrefix("../")
-        if isRelative || target.hasPrefix("/") || target.split(separator: "/").contains("..") {
+        if isRelative || target.hasPrefix("/")
+            || (target.containsBytes("..") && target.split(separator: "/").contains(".."))
+        {
             guard let resolved = VaultPath.resolve(target, from: isRelative ? folder : "") else { return .outsideVault }
             return choose(index.notes(atPath: resolved), from: from)
         }
-        if target.contains("/") {
+        if target.containsBytes("/") {
             let exact = index.notes(atPath: target)
             if !exact.isEmpty { return choose(exact, from: from) }
             return choose(index.notes(matchingPartialPath: target), from: from)
@@ -44,13 +46,17 @@ struct LinkResolver: Sendable {
     /// locale; distinct documents are ambiguous unless exactly one sits in the linking note's folder.
     private func choose(_ candidates: [Int], from: ParsedNote) -> NoteResolution {
         guard !candidates.isEmpty else { return .notFound }
+        // One candidate, the usual case: no grouping to do.
+        if candidates.count == 1 { return .found(candidates[0]) }
         var byIdentity: [VaultIndex.NoteIdentity: [Int]] = [:]
         for candidate in candidates { byIdentity[index.identity(of: candidate), default: []].append(candidate) }
         if byIdentity.count == 1, let group = byIdentity.values.first {
             return .found(preferredTranslation(group, locale: from.locale))
         }
         let folder = VaultPath.folder(of: from.path)
-        let local = byIdentity.values.filter { group in group.contains { VaultPath.folder(of: index.notes[$0].path) == folder } }
+        let local = byIdentity.values.filter { group in
+            group.contains { VaultPath.folder(of: index.notes[$0].path) == folder }
+        }
         if local.count == 1, let group = local.first {
             return .found(preferredTranslation(group, locale: from.locale))
         }
@@ -112,6 +118,8 @@ struct LinkResolver: Sendable {
     /// RFC 3986 scheme syntax: a letter, then letters, digits, `+`, `-` or `.`.
     static func isSchemeName(_ name: some StringProtocol) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+        }
     }
 }
