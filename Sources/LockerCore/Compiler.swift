@@ -271,7 +271,9 @@ public struct Compiler: Sendable {
         }
         compilation.config = config
         compilation.pages = pages
-        compilation.workingSet = [notes, index, built]
+        // A one-shot build keeps them to exit without freeing them; `serve`, which builds again
+        // and again (and has a cache), lets them go.
+        if cache == nil { compilation.workingSet = [notes, index, built] }
         compilation.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
         guard !compilation.failed, emit else { return compilation }
 

@@ -129,6 +129,8 @@ struct Build: ParsableCommand {
         }
         progress.finish()
         FileHandle.standardOutput.write(Data(summary.utf8))
+        // The output is whole: an interrupt from here on has nothing to undo.
+        interrupts.stop()
         exitKeeping(compilation, status: 0)
     }
 }

@@ -44,4 +44,18 @@ import Testing
             #expect(YAMLReader.plainScalarType(text) == YAMLReader.resolvedType(text), "\(text)")
         }
     }
+
+    /// An explicit tag decides a scalar's type, not its look.
+    @Test func explicitTagsDecideTheType() throws {
+        let value = try YAMLReader(file: "n.md").read("a: !!str 0042\nb: !!str yes\nc: ! 12\nd: 0042\ne: yes\n").get()
+        guard case .mapping(let entries, _)? = value else {
+            Issue.record("not a mapping: \(String(describing: value))")
+            return
+        }
+        let types = entries.map { entry -> YAMLValue.ScalarType? in
+            if case .scalar(_, let type, _) = entry.value { return type }
+            return nil
+        }
+        #expect(types == [.string, .string, .string, .int, .bool])
+    }
 }

@@ -95,6 +95,10 @@ struct YAMLReader: Sendable {
 
     private func scalarType(_ scalar: Node.Scalar) -> YAMLValue.ScalarType {
         guard scalar.style == .plain || scalar.style == .any else { return .string }
+        // An explicit tag (`!!str 0042`) decides the type itself: Yams resolves it as written.
+        guard scalar.tag.rawValue == Tag.Name.implicit.rawValue else {
+            return Self.type(of: Resolver.default.resolveTag(of: .scalar(scalar)))
+        }
         return Self.plainScalarType(scalar.string)
     }
 
@@ -127,7 +131,11 @@ struct YAMLReader: Sendable {
 
     /// The type Yams' default resolver gives a plain scalar, by its regular expressions.
     static func resolvedType(_ text: String) -> YAMLValue.ScalarType {
-        switch Resolver.default.resolveTag(of: .scalar(Node.Scalar(text))) {
+        type(of: Resolver.default.resolveTag(of: .scalar(Node.Scalar(text))))
+    }
+
+    private static func type(of tag: Tag.Name) -> YAMLValue.ScalarType {
+        switch tag {
         case .null: return .null
         case .bool: return .bool
         case .int: return .int
