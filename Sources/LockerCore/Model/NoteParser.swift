@@ -122,22 +122,9 @@ struct NoteParser: Sendable {
 
     /// ``headingKey(_:)`` of ASCII text, on bytes; nil when the text is not ASCII.
     static func asciiHeadingKey(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return nil }
-            // What `Character.isWhitespace` is in ASCII: tab, line feed, vertical tab, form feed,
-            // carriage return and space.
-            if (byte >= 0x09 && byte <= 0x0D) || byte == 0x20 {
-                pendingSpace = true
-                continue
-            }
-            if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
-            pendingSpace = false
-            bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        // What `Character.isWhitespace` is in ASCII: tab, line feed, vertical tab, form feed,
+        // carriage return and space; every other byte belongs to a word.
+        text.asciiLowercasedWords(joinedBy: 0x20) { !(($0 >= 0x09 && $0 <= 0x0D) || $0 == 0x20) }
     }
 
     /// A note's kind, locale and ID, and its path without extension and locale suffix.

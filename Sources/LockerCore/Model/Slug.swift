@@ -27,21 +27,7 @@ enum Slug {
     /// ``make(_:)`` of ASCII text, on bytes: the same result without Unicode's character
     /// breaking; nil when the text is not ASCII.
     static func asciiSlug(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var pendingDash = false
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return nil }
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-            if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
-                if pendingDash, !bytes.isEmpty { bytes.append(0x2D) }
-                pendingDash = false
-                bytes.append(lower)
-            } else {
-                pendingDash = true
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        text.asciiLowercasedWords(joinedBy: 0x2D) { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
     /// An ID usable as an Obsidian block ID (`^id`): ASCII letters, digits and `-`, Cyrillic

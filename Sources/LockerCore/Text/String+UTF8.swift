@@ -82,3 +82,26 @@ extension StringProtocol {
         return pieces
     }
 }
+
+extension String {
+    /// The words of ASCII text, lowercased and joined by one `separator` byte: a word is a run
+    /// of bytes that `isWordByte` accepts once lowercased, and every other run separates words.
+    /// Nil when the text is not ASCII, for the caller to go by characters instead.
+    func asciiLowercasedWords(joinedBy separator: UInt8, isWordByte: (UInt8) -> Bool) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var pendingSeparator = false
+        for byte in utf8 {
+            guard byte < 0x80 else { return nil }
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            guard isWordByte(lower) else {
+                pendingSeparator = true
+                continue
+            }
+            if pendingSeparator, !bytes.isEmpty { bytes.append(separator) }
+            pendingSeparator = false
+            bytes.append(lower)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
