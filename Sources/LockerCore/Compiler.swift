@@ -56,6 +56,9 @@ public struct Compiler: Sendable {
     public var baseURL: String?
     /// Told what the compilation is doing, for a progress display.
     public var progress: (any BuildProgress)?
+    /// The content's date once worked out: the fingerprint and the manifest both ask for it, and
+    /// it may take a `git` process.
+    private let contentDate = ContentDate()
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
@@ -139,8 +142,9 @@ public struct Compiler: Sendable {
 
         // Resolve and build, in parallel.
         let cache = self.cache
+        // Sorted by their bytes, as the scanner lists them.
         let assetPaths = listing.assets.map(\.path)
-        let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: assetPaths.sorted())) ?? 0
+        let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: assetPaths)) ?? 0
         let index =
             cache?.index(for: surface)?.replacingNotes(notes)
             ?? VaultIndex(notes: notes, assets: assetPaths, locales: config.locales)
@@ -378,6 +382,10 @@ public struct Compiler: Sendable {
 
     /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.
     public func generatedAt() -> String? {
+        contentDate.value { computeGeneratedAt() }
+    }
+
+    private func computeGeneratedAt() -> String? {
         let seconds =
             environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? Self.lastCommitTime(of: vault)
         guard let seconds else { return nil }
@@ -433,5 +441,20 @@ private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots.compactMap { $0 }
+    }
+}
+
+/// A compiler's content date, worked out at its first use and kept.
+private final class ContentDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: String??
+
+    func value(_ compute: () -> String?) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let date { return date }
+        let computed = compute()
+        date = .some(computed)
+        return computed
     }
 }

@@ -18,19 +18,17 @@ struct PreviewBuilder: Sendable {
         let compiler = Compiler(
             vault: options.vault, strict: options.strict, environment: ProcessInfo.processInfo.environment,
             cache: cache, baseURL: options.baseURL)
+        /// What a failed build serves: the last good pages with its problems, or a page saying so.
+        func failed(problems: [String], summary: String) -> PreviewSite {
+            previous?.failing(problems: problems, summary: summary, generation: generation)
+                ?? PreviewSite.failedPage(problems: problems, summary: summary, generation: generation)
+        }
         let compilation: Compilation
         do {
             compilation = try compiler.compile()
         } catch {
             let problem = "\(error)"
-            let site =
-                previous.map {
-                    $0.keepingFiles(
-                        problems: [problem], summary: "the vault cannot be read", failed: true, generation: generation)
-                }
-                ?? PreviewSite.failedPage(
-                    problems: [problem], summary: "the vault cannot be read", generation: generation)
-            return (site, "locker: \(problem)\n")
+            return (failed(problems: [problem], summary: "the vault cannot be read"), "locker: \(problem)\n")
         }
         let printer = DiagnosticPrinter(format: .text, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
@@ -40,9 +38,7 @@ struct PreviewBuilder: Sendable {
         var site: PreviewSite
         var status: String
         if compilation.failed {
-            site =
-                previous?.keepingFiles(problems: problems, summary: summary, failed: true, generation: generation)
-                ?? PreviewSite.failedPage(problems: problems, summary: summary, generation: generation)
+            site = failed(problems: problems, summary: summary)
             status = "Build failed in \(milliseconds) ms; still serving the last good build."
         } else {
             site = PreviewSite(

@@ -89,9 +89,6 @@ public final class PreviewServer: Sendable {
                     try await writer.finish(nil)
                 })
         }
-        router.get("/_locker/generation") { _, _ in
-            "\(await state.site.generation)"
-        }
         let serve: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             Self.response(to: request, site: await state.site)
         }

@@ -25,29 +25,38 @@ public struct PreviewSite: Sendable {
     /// The output files by path (`site/…`, `bundles/v1/…`); empty when no build has succeeded.
     private var files: [String: Data]
     /// The last build's diagnostics, each as `locker check` prints it, and its summary line.
-    public var problems: [String]
-    public var summary: String
+    public private(set) var problems: [String]
+    public private(set) var summary: String
     /// Whether the last build failed, so the pages are those of an earlier one (or none).
-    public var failed: Bool
+    public private(set) var failed: Bool
     /// Counts the builds that changed what is served; pages reload when it moves.
-    public var generation: Int
+    public var generation: Int {
+        didSet {
+            injection = Self.injection(problems: problems, summary: summary, failed: failed, generation: generation)
+        }
+    }
+    /// What every page gets before `</body>`: the reload script, and the overlay when there are
+    /// problems. Made once per build, not per request.
+    private var injection: String
 
     public init(files: [OutputFile], problems: [String], summary: String, failed: Bool, generation: Int) {
-        self.files = Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
+        self.init(
+            files: Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }),
+            problems: problems, summary: summary, failed: failed, generation: generation)
+    }
+
+    private init(files: [String: Data], problems: [String], summary: String, failed: Bool, generation: Int) {
+        self.files = files
         self.problems = problems
         self.summary = summary
         self.failed = failed
         self.generation = generation
+        injection = Self.injection(problems: problems, summary: summary, failed: failed, generation: generation)
     }
 
-    /// The same pages with a newer build's diagnostics: what a failed build leaves served.
-    func keepingFiles(problems: [String], summary: String, failed: Bool, generation: Int) -> PreviewSite {
-        var copy = self
-        copy.problems = problems
-        copy.summary = summary
-        copy.failed = failed
-        copy.generation = generation
-        return copy
+    /// The same pages with a failed build's diagnostics: what a failed build leaves served.
+    func failing(problems: [String], summary: String, generation: Int) -> PreviewSite {
+        PreviewSite(files: files, problems: problems, summary: summary, failed: true, generation: generation)
     }
 
     /// Whether two builds serve the same bytes and report the same problems.
@@ -93,12 +102,10 @@ public struct PreviewSite: Sendable {
     /// A page with the reload script and, when the build had problems, the overlay listing them.
     private func html(_ page: Data) -> Resource {
         var text = String(decoding: page, as: UTF8.self)
-        var injected = "<script src=\"/_locker/reload.js\" data-generation=\"\(generation)\" defer></script>\n"
-        if !problems.isEmpty || failed { injected += overlay }
         if let end = text.range(of: "</body>", options: .backwards) {
-            text.insert(contentsOf: injected, at: end.lowerBound)
+            text.insert(contentsOf: injection, at: end.lowerBound)
         } else {
-            text += injected
+            text += injection
         }
         return Resource(data: Data(text.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
     }
@@ -116,8 +123,15 @@ public struct PreviewSite: Sendable {
             summary: summary, failed: true, generation: generation)
     }
 
+    /// The reload script, and the overlay when the build had problems.
+    private static func injection(problems: [String], summary: String, failed: Bool, generation: Int) -> String {
+        let script = "<script src=\"/_locker/reload.js\" data-generation=\"\(generation)\" defer></script>\n"
+        guard !problems.isEmpty || failed else { return script }
+        return script + overlay(problems: problems, summary: summary, failed: failed)
+    }
+
     /// The diagnostics over the page, in the corner, until the next build.
-    private var overlay: String {
+    private static func overlay(problems: [String], summary: String, failed: Bool) -> String {
         let heading =
             failed ? "Build failed; showing the last good build" : "Built with warnings"
         var out = """
@@ -151,6 +165,7 @@ public struct PreviewSite: Sendable {
         case "gif": "image/gif"
         case "webp": "image/webp"
         case "avif": "image/avif"
+        case "bmp": "image/bmp"
         default: "application/octet-stream"
         }
     }

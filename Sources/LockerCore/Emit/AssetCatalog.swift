@@ -74,14 +74,20 @@ final class AssetCatalog: @unchecked Sendable {
     var all: [Asset] {
         lock.lock()
         defer { lock.unlock() }
-        return assets.filter { bundled.contains($0.key) }.values.compactMap { try? $0.get() }
-            .sorted { $0.bundlePath < $1.bundlePath }
+        return Self.distinct(assets.filter { bundled.contains($0.key) }.values.compactMap { try? $0.get() })
     }
 
     /// Every asset read successfully, for documents or for the site alone: what the site carries.
     var site: [Asset] {
         lock.lock()
         defer { lock.unlock() }
-        return assets.values.compactMap { try? $0.get() }.sorted { $0.bundlePath < $1.bundlePath }
+        return Self.distinct(assets.values.compactMap { try? $0.get() })
+    }
+
+    /// One asset per bundle path, sorted by it: identical bytes at several vault paths share one
+    /// hashed name, and are written once.
+    private static func distinct(_ assets: [Asset]) -> [Asset] {
+        var seen: Set<String> = []
+        return assets.sorted { $0.bundlePath < $1.bundlePath }.filter { seen.insert($0.bundlePath).inserted }
     }
 }

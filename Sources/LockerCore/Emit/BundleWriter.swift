@@ -27,7 +27,7 @@ struct BundleWriter: Sendable {
         ) throws -> Manifest.File {
             let sha256 = known ?? ContentHash.sha256Hex(data)
             let relative = name ?? "\(folder)/\(prefix)\(sha256.prefix(16)).json"
-            try sink.write(OutputFile(path: root + "/" + relative, data: data))
+            try sink.write(OutputFile(path: root + "/" + relative, data: data), sha256: sha256)
             return Manifest.File(
                 path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
         }
@@ -82,11 +82,11 @@ struct BundleWriter: Sendable {
                         lists: kind.rawValue, sha256: encoded.sha256))
             }
         }
-        var seen: Set<String> = []
-        for asset in assets where seen.insert(asset.bundlePath).inserted {
+        for asset in assets {
             entries.append(
                 try emit(
-                    asset.data, folder: "", kind: "asset", locale: nil, id: nil, lists: nil, name: asset.bundlePath))
+                    asset.data, folder: "", kind: "asset", locale: nil, id: nil, lists: nil, name: asset.bundlePath,
+                    sha256: asset.sha256))
         }
         entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let manifest = Manifest(

@@ -14,8 +14,14 @@ public struct OutputFile: Sendable, Hashable {
 /// Where a build's files go as they are made, so that no build holds its whole output in memory:
 /// a staging folder for `locker build` (``OutputWriter/Staging``), memory for tests (``MemoryOutput``).
 public protocol OutputSink: Sendable {
-    /// Takes one file. Called from several threads at once, once per path.
-    func write(_ file: OutputFile) throws
+    /// Takes one file whose SHA-256 (lowercase hex) the caller may know already, so that the
+    /// sink need not hash it again. Called from several threads at once, once per path.
+    func write(_ file: OutputFile, sha256: String?) throws
+}
+
+extension OutputSink {
+    /// Takes one file, hashed by the sink if it needs the hash.
+    public func write(_ file: OutputFile) throws { try write(file, sha256: nil) }
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``.
@@ -25,7 +31,7 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
 
     public init() {}
 
-    public func write(_ file: OutputFile) throws {
+    public func write(_ file: OutputFile, sha256: String?) throws {
         lock.lock()
         collected.append(file)
         lock.unlock()

@@ -115,9 +115,9 @@ public enum OutputWriter {
             try OutputWriter.create(folder)
         }
 
-        public func write(_ file: OutputFile) throws {
+        public func write(_ file: OutputFile, sha256: String?) throws {
             try ensureFolder(VaultPath.folder(of: file.path))
-            let hash = ContentHash.sha256Hex(file.data)
+            let hash = sha256 ?? ContentHash.sha256Hex(file.data)
             let target = folder.path + "/" + file.path
             // Linked only when the previous build wrote these bytes and the file is still the one
             // it wrote (same size, inode and modification time); a link keeps that stamp.

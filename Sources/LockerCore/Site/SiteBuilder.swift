@@ -150,8 +150,8 @@ struct SiteBuilder {
     func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Int {
         var listed: [(path: String, locale: String, alternates: [String: String])] = []
         var htmlPaths: [String] = []
-        @Sendable func emit(_ path: String, _ data: Data) throws {
-            try sink.write(OutputFile(path: Self.folder + "/" + path, data: data))
+        @Sendable func emit(_ path: String, _ data: Data, sha256: String? = nil) throws {
+            try sink.write(OutputFile(path: Self.folder + "/" + path, data: data), sha256: sha256)
         }
         func write(_ route: Route, _ html: String) throws {
             try emit(route.path + "index.html", Data(html.utf8))
@@ -159,14 +159,13 @@ struct SiteBuilder {
         }
 
         // Shared files: assets, the icon, the style sheet (rendered once, linked from every page).
-        // Identical images at several vault paths share one hashed name: written once.
-        var seenAssets: Set<String> = []
-        for asset in assets.site where seenAssets.insert(asset.bundlePath).inserted {
-            try emit(asset.bundlePath, asset.data)
+        for asset in assets.site {
+            try emit(asset.bundlePath, asset.data, sha256: asset.sha256)
         }
         func hashedAsset(_ data: Data, suffix: String) throws -> String {
-            let path = "assets/" + ContentHash.sha256Hex(data).prefix(16) + suffix
-            try emit(path, data)
+            let sha256 = ContentHash.sha256Hex(data)
+            let path = "assets/" + sha256.prefix(16) + suffix
+            try emit(path, data, sha256: sha256)
             return path
         }
         let iconPath = try hashedAsset(Data(SiteIcon.svg.utf8), suffix: ".svg")
@@ -263,25 +262,27 @@ struct SiteBuilder {
         }
         // Index pages first: one index of a large vault is as much work as many documents, and
         // rendered with them it runs beside them rather than alone after them.
-        let jobs = indexRoutes.indices.map { -1 - $0 } + documents.indices
+        let jobs = indexRoutes.indices.map(PageJob.index) + documents.indices.map(PageJob.document)
         let rendered = Compiler.parallelMap(jobs) {
             job -> (route: Route, alternates: [String: String], written: Result<Void, any Error>) in
-            if job < 0 {
-                let index = indexRoutes[-1 - job]
+            switch job {
+            case .index(let offset):
+                let index = indexRoutes[offset]
                 return (
                     index.route, index.alternates,
                     Result { try renderIndex(index.kind, route: index.route, alternates: index.alternates) }
                 )
+            case .document(let offset):
+                defer { progress?.tick() }
+                let document = documents[offset]
+                let route = route(of: document)
+                let alternate = alternates(
+                    (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
+                return (route, alternate, Result { try renderDocument(document, route: route, alternates: alternate) })
             }
-            defer { progress?.tick() }
-            let document = documents[job]
-            let route = route(of: document)
-            let alternate = alternates(
-                (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
-            return (route, alternate, Result { try renderDocument(document, route: route, alternates: alternate) })
         }
-        // Listed in the order of documents, then indexes, whatever order they were rendered in.
-        for (route, alternate, written) in rendered[indexRoutes.count...] + rendered[..<indexRoutes.count] {
+        // The sitemap and `_headers` sort what is listed: the order rendered in does not matter.
+        for (route, alternate, written) in rendered {
             try written.get()
             htmlPaths.append(route.path)
             listed.append((route.path, route.locale, alternate))
@@ -358,4 +359,10 @@ struct SiteBuilder {
             "\(base)assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n"
         return out
     }
+}
+
+/// A page rendered in the site's parallel pass: an index page, or a document's page, by offset.
+private enum PageJob: Sendable {
+    case index(Int)
+    case document(Int)
 }

@@ -13,10 +13,6 @@ struct SourceText: Sendable {
     /// Byte offset at which each line starts; `lineStarts[0] == 0`.
     let lineStarts: [Int]
 
-    init(_ text: String) {
-        self.init(text, bytes: Array(text.utf8))
-    }
-
     /// The text with its bytes, when the caller has them already (`bytes` must be `text.utf8`).
     init(_ text: String, bytes: [UInt8]) {
         self.text = text

@@ -5,10 +5,6 @@
 /// members are kept in arrays, sorted once when written. Coding paths are not tracked: the
 /// bundle's types never throw while encoding, and tracking them costs an array per value.
 struct JSONValueEncoder {
-    func encode(_ value: some Encodable) throws -> JSONValue {
-        try node(for: value).resolved
-    }
-
     func node(for value: some Encodable) throws -> JSONNode {
         let root = JSONNode()
         try encodeValue(value, into: root)
@@ -32,14 +28,6 @@ final class JSONNode {
 
     init() {}
 
-    var resolved: JSONValue {
-        if let members {
-            return .object(Dictionary(members.map { ($0.key, $0.child.resolved) }, uniquingKeysWith: { $1 }))
-        }
-        if let elements { return .array(elements.map(\.resolved)) }
-        return scalar ?? .object([:])
-    }
-
     /// The members sorted by their keys' UTF-8 bytes, the last of any repeated key kept.
     var sortedMembers: [(key: String, child: Child)] {
         guard let members else { return [] }
@@ -61,13 +49,6 @@ final class JSONNode {
 }
 
 extension JSONNode.Child {
-    var resolved: JSONValue {
-        switch self {
-        case .value(let value): value
-        case .node(let node): node.resolved
-        }
-    }
-
     /// A value as a child: a scalar inline, anything else encoded into a node of its own.
     static func encoding(_ value: some Encodable) throws -> Self {
         if let scalar = value as? any JSONScalar { return .value(scalar.jsonValue) }
