@@ -35,16 +35,19 @@ struct DeckCatalog: Sendable {
             let folder = VaultPath.folder(of: note.path)
             let saysDeck = note.frontmatter.kind == .deck || note.frontmatter.type == "deck"
             if Self.isFolderNote(note), saysDeck || config.kinds[folder] == .deck {
-                groupsByKey[folder, default: Group(id: "", path: folder, headers: [], members: [])].headers.append(index)
+                groupsByKey[folder, default: Group(id: "", path: folder, headers: [], members: [])].headers.append(
+                    index)
             } else if config.kind(forPath: note.path) != .deck, saysDeck {
                 // A note of its own cards: its translations share its path without the locale suffix.
                 let key = "note:" + VaultPath.removingExtension(note.path).dropLocaleSuffix(config.locales)
-                groupsByKey[key, default: Group(id: "", path: note.path, headers: [], members: [])].headers.append(index)
+                groupsByKey[key, default: Group(id: "", path: note.path, headers: [], members: [])].headers.append(
+                    index)
             }
         }
         let headers = Set(groupsByKey.values.flatMap(\.headers))
         for (index, note) in notes.enumerated() where !headers.contains(index) {
-            guard note.frontmatter.kind == nil || note.frontmatter.kind == .deck, note.kind == .guide || note.kind == .deck
+            guard note.frontmatter.kind == nil || note.frontmatter.kind == .deck,
+                note.kind == .guide || note.kind == .deck
             else { continue }
             var folder = VaultPath.folder(of: note.path)
             while true {
@@ -65,7 +68,9 @@ struct DeckCatalog: Sendable {
             let first = group.headers.first { notes[$0].frontmatter.id != nil } ?? group.headers.first
             let derived = Slug.id(forPath: group.path)
             if let first {
-                group.id = notes[first].frontmatter.id ?? (key.hasPrefix("note:") || derived.isEmpty ? notes[first].id : derived)
+                group.id =
+                    notes[first].frontmatter.id
+                    ?? (key.hasPrefix("note:") || derived.isEmpty ? notes[first].id : derived)
             } else {
                 group.id = derived.isEmpty ? "deck" : derived
             }
@@ -73,13 +78,15 @@ struct DeckCatalog: Sendable {
             // name the same one (a folder per language); otherwise the default locale.
             let headerLocales = Set(group.headers.map { notes[$0].locale })
             let inherited =
-                group.headers.allSatisfy { notes[$0].explicitLocale } && headerLocales.count == 1 ? headerLocales.first : nil
-            for index in group.headers + group.members {
-                notes[index].kind = .deck
-                notes[index].id = group.id
+                group.headers.allSatisfy { notes[$0].explicitLocale } && headerLocales.count == 1
+                ? headerLocales.first : nil
+            for index in group.headers {
+                notes[index] = notes[index].asDeckNote(id: group.id, locale: notes[index].locale)
             }
-            for index in group.members where !notes[index].explicitLocale {
-                if let inherited { notes[index].locale = inherited }
+            for index in group.members {
+                let note = notes[index]
+                let locale = note.explicitLocale ? note.locale : (inherited ?? note.locale)
+                notes[index] = note.asDeckNote(id: group.id, locale: locale)
             }
             groups.append(group)
         }
@@ -95,8 +102,10 @@ struct DeckCatalog: Sendable {
                     let position = group.headers.first.map { notes[$0].idPosition } ?? group.configPosition ?? .start
                     diagnostics.append(
                         Diagnostic(
-                            .error, .idDuplicate, "deck id '\(group.id)' (\(locale)) is already used by \(earlier.path)",
-                            file: file, at: position, hint: "give one of the decks a different 'id:' in its folder note"))
+                            .error, .idDuplicate,
+                            "deck id '\(group.id)' (\(locale)) is already used by \(earlier.path)",
+                            file: file, at: position, hint: "give one of the decks a different 'id:' in its folder note"
+                        ))
                 } else {
                     seen[key] = group
                 }

@@ -1,7 +1,9 @@
-/// A node of the CommonMark + GFM tree, as plain Swift values with source positions.
+/// A node of the CommonMark + GFM tree, read in place: nothing is copied out of cmark's tree
+/// but what a reader asks for.
 ///
-/// Produced by ``MarkdownParser``, the only code that talks to cmark-gfm.
-struct MarkdownNode: Sendable, Hashable {
+/// Handed out by ``MarkdownParser/parse(_:_:)``, the only code that talks to cmark-gfm, and valid
+/// only inside its closure, while the tree lives.
+struct MarkdownNode {
     enum Kind: Sendable, Hashable {
         case document
         case blockQuote
@@ -30,13 +32,9 @@ struct MarkdownNode: Sendable, Hashable {
         case other(String)
     }
 
-    var kind: Kind
-    /// The node's literal text (text, code, code blocks, HTML).
-    var literal: String
-    /// 1-based line and UTF-8 byte column where the node starts, 0 when cmark gives none.
-    var startLine: Int
-    var startColumn: Int
-    var endLine: Int
-    var endColumn: Int
-    var children: [MarkdownNode]
+    /// The node in cmark's tree; valid only inside ``MarkdownParser/parse(_:_:)``'s closure.
+    /// Nil only for the empty tree given when cmark could not allocate.
+    let pointer: OpaquePointer?
+
+    // Its kind, literal, positions and children are read from cmark in MarkdownParser.swift.
 }

@@ -1,9 +1,9 @@
 import CCmarkGFM
 
-/// Parses CommonMark with GitHub's extensions into a ``MarkdownNode`` tree.
+/// Parses CommonMark with GitHub's extensions, and reads cmark's tree through ``MarkdownNode``.
 ///
-/// The only file that imports cmark-gfm: every C object is freed before `parse` returns and no
-/// pointer leaves it.
+/// The only file that imports cmark-gfm: every C object is freed before `parse` returns, and the
+/// nodes it hands out are used only inside its closure.
 enum MarkdownParser {
     private static let registered: Bool = {
         cmark_gfm_core_extensions_ensure_registered()
@@ -12,11 +12,13 @@ enum MarkdownParser {
 
     private static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
 
-    /// Parses a whole document. Never fails: cmark accepts any text.
-    static func parse(_ text: String) -> MarkdownNode {
+    /// Parses a whole document and hands its root to `body`. Never fails: cmark accepts any text.
+    ///
+    /// The tree lives only while `body` runs: no ``MarkdownNode`` may leave it.
+    static func parse<Result>(_ text: String, _ body: (MarkdownNode) -> Result) -> Result {
         _ = registered
         let options = CMARK_OPT_SOURCEPOS
-        guard let parser = cmark_parser_new(options) else { return empty }
+        guard let parser = cmark_parser_new(options) else { return withEmptyTree(body) }
         defer { cmark_parser_free(parser) }
         for name in extensionNames {
             if let syntax = cmark_find_syntax_extension(name) {
@@ -31,46 +33,23 @@ enum MarkdownParser {
                 }
             }
         }
-        guard let root = cmark_parser_finish(parser) else { return empty }
+        guard let root = cmark_parser_finish(parser) else { return withEmptyTree(body) }
         defer { cmark_node_free(root) }
-        return convert(root)
+        return body(MarkdownNode(pointer: root))
     }
 
-    private static let empty = MarkdownNode(
-        kind: .document, literal: "", startLine: 1, startColumn: 1, endLine: 1, endColumn: 1, children: [])
-
-    /// Walks the C tree with an explicit stack, so deep nesting cannot overflow ours.
-    private static func convert(_ root: OpaquePointer) -> MarkdownNode {
-        var stack: [(node: MarkdownNode, next: OpaquePointer?)] = [(make(root), cmark_node_first_child(root))]
-        while let top = stack.last {
-            if let child = top.next {
-                stack[stack.count - 1].next = cmark_node_next(child)
-                stack.append((make(child), cmark_node_first_child(child)))
-            } else {
-                let finished = stack.removeLast().node
-                if stack.isEmpty { return finished }
-                stack[stack.count - 1].node.children.append(finished)
-            }
-        }
-        return empty
-    }
-
-    private static func make(_ node: OpaquePointer) -> MarkdownNode {
-        MarkdownNode(
-            kind: kind(of: node),
-            literal: string(cmark_node_get_literal(node)),
-            startLine: Int(cmark_node_get_start_line(node)),
-            startColumn: Int(cmark_node_get_start_column(node)),
-            endLine: Int(cmark_node_get_end_line(node)),
-            endColumn: Int(cmark_node_get_end_column(node)),
-            children: [])
+    /// `body` over an empty document, for when cmark cannot allocate a parser.
+    private static func withEmptyTree<Result>(_ body: (MarkdownNode) -> Result) -> Result {
+        guard let root = cmark_node_new(CMARK_NODE_DOCUMENT) else { return body(MarkdownNode(pointer: nil)) }
+        defer { cmark_node_free(root) }
+        return body(MarkdownNode(pointer: root))
     }
 
     private static func string(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    private static func kind(of node: OpaquePointer) -> MarkdownNode.Kind {
+    fileprivate static func kind(of node: OpaquePointer) -> MarkdownNode.Kind {
         // Core nodes by their type; extension nodes (tables, strikethrough, task items) by name.
         if cmark_node_get_syntax_extension(node) == nil {
             switch cmark_node_get_type(node) {
@@ -127,5 +106,37 @@ enum MarkdownParser {
             return .image(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
         default: return .other(name)
         }
+    }
+}
+
+extension MarkdownNode {
+    /// What the node is, with what its kind carries.
+    var kind: Kind {
+        guard let pointer else { return .document }
+        return MarkdownParser.kind(of: pointer)
+    }
+
+    /// The node's literal text (text, code, code blocks, HTML).
+    var literal: String {
+        guard let pointer, let literal = cmark_node_get_literal(pointer) else { return "" }
+        return String(cString: literal)
+    }
+
+    /// The 1-based line where the node starts, 0 when cmark gives none.
+    var startLine: Int { pointer.map { Int(cmark_node_get_start_line($0)) } ?? 0 }
+    /// The 1-based UTF-8 byte column where the node starts, 0 when cmark gives none.
+    var startColumn: Int { pointer.map { Int(cmark_node_get_start_column($0)) } ?? 0 }
+    /// The 1-based line where the node ends, 0 when cmark gives none.
+    var endLine: Int { pointer.map { Int(cmark_node_get_end_line($0)) } ?? 0 }
+
+    /// The node's children, in order.
+    var children: [MarkdownNode] {
+        var result: [MarkdownNode] = []
+        var child = pointer.flatMap { cmark_node_first_child($0) }
+        while let node = child {
+            result.append(MarkdownNode(pointer: node))
+            child = cmark_node_next(node)
+        }
+        return result
     }
 }

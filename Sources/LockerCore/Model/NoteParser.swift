@@ -27,9 +27,8 @@ struct NoteParser: Sendable {
                     .warning, .commentUnterminated, "'%%' comment never closes: the rest of the note is hidden",
                     file: path, at: source.position(ofOffset: unterminated), hint: "close the comment with '%%'"))
         }
-        let tree = MarkdownParser.parse(body)
         var converter = BlockConverter(source: source, file: path)
-        let flat = converter.blocks(tree.children)
+        let flat = MarkdownParser.parse(body) { converter.blocks($0.children) }
         diagnostics += converter.diagnostics
 
         var structure = SectionBuilder(file: path)

@@ -82,27 +82,61 @@ struct ParsedSection: Sendable, Hashable {
 /// A note read, parsed and structured, waiting for its links to be resolved.
 ///
 /// Depends only on the note's own bytes and the vault config: the unit an incremental build caches.
-struct ParsedNote: Sendable {
-    var path: String
-    var kind: ContentKind
-    var id: String
-    var idPosition: SourcePosition
-    var locale: String
+/// Immutable, and a class so that the many places holding a note (link tables, decks, the cache)
+/// share one copy: a struct of this many fields costs a retain per field each time it is copied.
+final class ParsedNote: Sendable {
+    let path: String
+    let kind: ContentKind
+    let id: String
+    let idPosition: SourcePosition
+    let locale: String
     /// Whether the locale was written (`lang:` or a file-name suffix) rather than defaulted.
-    var explicitLocale: Bool
-    var frontmatter: Frontmatter
-    var title: String
-    var blocks: [ParsedBlock]
-    var sections: [ParsedSection]
+    let explicitLocale: Bool
+    let frontmatter: Frontmatter
+    let title: String
+    let blocks: [ParsedBlock]
+    let sections: [ParsedSection]
     /// Inline `#tags` found in the body, in order of appearance.
-    var bodyTags: [String]
+    let bodyTags: [String]
     /// Heading anchors by the normalised heading text an author links with.
-    var headings: [String: String]
+    let headings: [String: String]
     /// Every block ID in the note, with the block it marks.
-    var blocksByID: [String: ParsedBlock]
-    var diagnostics: [Diagnostic]
+    let blocksByID: [String: ParsedBlock]
+    let diagnostics: [Diagnostic]
     /// The checklist the note describes, when its kind is ``ContentKind/checklist``.
-    var checklist: ParsedChecklist?
+    let checklist: ParsedChecklist?
     /// The name the note is known by without a title: its file name without extension and locale.
-    var stem: String
+    let stem: String
+
+    init(
+        path: String, kind: ContentKind, id: String, idPosition: SourcePosition, locale: String,
+        explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock],
+        sections: [ParsedSection], bodyTags: [String], headings: [String: String],
+        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, stem: String
+    ) {
+        self.path = path
+        self.kind = kind
+        self.id = id
+        self.idPosition = idPosition
+        self.locale = locale
+        self.explicitLocale = explicitLocale
+        self.frontmatter = frontmatter
+        self.title = title
+        self.blocks = blocks
+        self.sections = sections
+        self.bodyTags = bodyTags
+        self.headings = headings
+        self.blocksByID = blocksByID
+        self.diagnostics = diagnostics
+        self.checklist = checklist
+        self.stem = stem
+    }
+
+    /// This note as a card of the deck `id`, in `locale`.
+    func asDeckNote(id: String, locale: String) -> ParsedNote {
+        ParsedNote(
+            path: path, kind: .deck, id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale,
+            frontmatter: frontmatter, title: title, blocks: blocks, sections: sections, bodyTags: bodyTags,
+            headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, stem: stem)
+    }
 }
