@@ -39,4 +39,36 @@ import Testing
         #expect(NoteParser.asciiHeadingKey("café") == nil)
         #expect(NoteParser.headingKey("  Отдать\u{00A0}ЯКОРЬ ") == "отдать якорь")
     }
+
+    /// The character rule a trailing `^block-id` followed before it was read on bytes from the end.
+    private static func characterBlockID(_ text: String) -> (id: String, remaining: String)? {
+        guard let caret = text.lastIndex(of: "^") else { return nil }
+        let id = text[text.index(after: caret)...]
+        guard !id.isEmpty, id.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }) else {
+            return nil
+        }
+        let before = text[..<caret]
+        guard before.isEmpty || before.last?.isWhitespace == true else { return nil }
+        return (String(id), String(before).trimmingTrailingWhitespace)
+    }
+
+    @Test func blockIDsAreWhatTheCharacterRuleFinds() {
+        var random = SplitMix64(seed: 31)
+        let pieces = ["^", "^id", " ^a-1", "x", " ", "Якорь", "-", "é", "e\u{301}", "_", "Z9", "\t", "^^"]
+        var taken = 0
+        for _ in 0..<4000 {
+            let text = (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+                .joined()
+            var inlines: [Inline] = [.strong([.text("b")]), .text(text)]
+            let id = BlockConverter.takeBlockID(&inlines)
+            let expected = Self.characterBlockID(text)
+            #expect(id == expected?.id, "\(Array(text.utf8))")
+            if let expected {
+                taken += 1
+                let rest: [Inline] = expected.remaining.isEmpty ? [.strong([.text("b")])] : [.strong([.text("b")]), .text(expected.remaining)]
+                #expect(inlines == rest, "\(Array(text.utf8))")
+            }
+        }
+        #expect(taken > 300)
+    }
 }

@@ -1,3 +1,4 @@
+import LockerTestSupport
 import Testing
 
 @testable import LockerCore
@@ -56,6 +57,30 @@ import Testing
                 let tail = text.dropFirst()
                 #expect(tail.containsBytes(needle) == (tail.firstByteRange(of: needle) != nil), "\(needle) in \(tail)")
             }
+        }
+    }
+
+    /// Two-byte needles are looked for eight bytes at a time: random texts long enough for
+    /// several words, with the pair at every offset and split across word boundaries.
+    @Test func pairSearchAgreesWithTheGeneralSearchInLongTexts() {
+        var random = SplitMix64(seed: 7)
+        let pieces = [" ", "=", "a", "я", "==", "  ", "= ", " ="]
+        var found = 0
+        for _ in 0..<3000 {
+            let length = Int(random.next() % 30)
+            let text = (0..<length).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            for needle in ["==", "  ", "= "] {
+                let expected = offsets(of: needle, in: text) != nil
+                if expected { found += 1 }
+                #expect(text.containsBytes(needle) == expected, "\(needle) in \(Array(text.utf8))")
+            }
+        }
+        #expect(found > 1000 && found < 8000)
+        for offset in 0..<24 {
+            let text = String(repeating: "a", count: offset) + "==" + String(repeating: "b", count: 20 - offset % 20)
+            #expect(text.containsBytes("=="), "at \(offset)")
+            let broken = String(repeating: "a", count: offset) + "=a=" + String(repeating: "b", count: 20 - offset % 20)
+            #expect(!broken.containsBytes("=="), "at \(offset)")
         }
     }
 }

@@ -256,11 +256,21 @@ struct BlockConverter {
     /// Removes a trailing ` ^block-id` from the inlines and returns the ID.
     static func takeBlockID(_ inlines: inout [Inline]) -> String? {
         guard case .text(let text)? = inlines.last else { return nil }
-        guard let caret = text.utf8.lastIndex(of: UInt8(ascii: "^")) else { return nil }
-        let id = text[text.index(after: caret)...]
-        guard !id.isEmpty, id.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }) else {
-            return nil
+        // The ID is the run of ASCII letters, digits and `-` ending the text, right after a `^`:
+        // found from the end, so text without one is not searched through.
+        let bytes = text.utf8
+        var caret = bytes.endIndex
+        while caret > bytes.startIndex {
+            let previous = bytes.index(before: caret)
+            let byte = bytes[previous]
+            guard (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x2D
+            else { break }
+            caret = previous
         }
+        guard caret < bytes.endIndex, caret > bytes.startIndex else { return nil }
+        caret = bytes.index(before: caret)
+        guard bytes[caret] == UInt8(ascii: "^") else { return nil }
+        let id = text[text.index(after: caret)...]
         let before = text[..<caret]
         guard before.isEmpty || before.last?.isWhitespace == true else { return nil }
         let remaining = String(before).trimmingTrailingWhitespace

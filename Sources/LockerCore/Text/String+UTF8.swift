@@ -17,16 +17,43 @@ extension StringProtocol {
             let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
                 guard let base = bytes.baseAddress else { return false }
                 guard let second else { return memchr(base, Int32(first), bytes.count) != nil }
-                var index = 0
-                while index + 1 < bytes.count {
-                    if bytes[index] == first, bytes[index + 1] == second { return true }
-                    index += 1
-                }
-                return false
+                return Self.containsPair(bytes, first, second)
             }
             if let found { return found }
         }
         return firstByteRange(of: needle) != nil
+    }
+
+    /// Whether `bytes` holds `first` right before `second`, looked for eight bytes at a time.
+    ///
+    /// The marker pairs (two spaces, `==`) are searched in every run of text, where a space is
+    /// too common for a search by its first byte alone.
+    static func containsPair(_ bytes: UnsafeBufferPointer<UInt8>, _ first: UInt8, _ second: UInt8) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        // The top bit of each byte of `word` that is zero, and no other bit.
+        func zeroBytes(_ word: UInt64) -> UInt64 { ~(((word & low) &+ low) | word | low) }
+        let firsts = ones &* UInt64(first)
+        let seconds = ones &* UInt64(second)
+        var index = 0
+        // Whether the byte before `index` is `first`.
+        var afterFirst = false
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let isFirst = zeroBytes(word ^ firsts)
+            let isSecond = zeroBytes(word ^ seconds)
+            // Byte i is `first` and byte i + 1 is `second`, within the word or across its start.
+            if isFirst & (isSecond >> 8) != 0 || (afterFirst && isSecond & 0x80 != 0) { return true }
+            afterFirst = isFirst >> 63 != 0
+            index += 8
+        }
+        while index < bytes.count {
+            if afterFirst, base[index] == second { return true }
+            afterFirst = base[index] == first
+            index += 1
+        }
+        return false
     }
 
     /// The first occurrence of `needle`, compared byte for byte.
