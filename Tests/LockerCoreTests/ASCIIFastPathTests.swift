@@ -65,7 +65,9 @@ import Testing
             #expect(id == expected?.id, "\(Array(text.utf8))")
             if let expected {
                 taken += 1
-                let rest: [Inline] = expected.remaining.isEmpty ? [.strong([.text("b")])] : [.strong([.text("b")]), .text(expected.remaining)]
+                let rest: [Inline] =
+                    expected.remaining.isEmpty
+                    ? [.strong([.text("b")])] : [.strong([.text("b")]), .text(expected.remaining)]
                 #expect(inlines == rest, "\(Array(text.utf8))")
             }
         }

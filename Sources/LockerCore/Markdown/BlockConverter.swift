@@ -221,6 +221,10 @@ struct BlockConverter {
             switch inline {
             case .text(let text):
                 let collapsed = Self.collapseSpaces(text)
+                guard ObsidianInlines.mayHoldSyntax(collapsed) else {
+                    if !collapsed.isEmpty { result.append(.text(collapsed)) }
+                    continue
+                }
                 let scanned = ObsidianInlines.scan(collapsed, locator: &locator)
                 for case .tag(let tag) in scanned where !tags.contains(tag) { tags.append(tag) }
                 result += scanned

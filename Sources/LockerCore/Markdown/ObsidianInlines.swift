@@ -9,9 +9,7 @@ enum ObsidianInlines {
     /// copied as one slice.
     static func scan(_ text: String, locator: inout SourceLocator) -> [Inline] {
         let bytes = text.utf8
-        guard text.containsBytes("[") || text.containsBytes("#") else {
-            return text.isEmpty ? [] : [.text(text)]
-        }
+        guard mayHoldSyntax(text) else { return text.isEmpty ? [] : [.text(text)] }
         var result: [Inline] = []
         var pendingStart = text.startIndex
         var index = text.startIndex
@@ -44,6 +42,12 @@ enum ObsidianInlines {
         }
         flush(upTo: text.endIndex)
         return result
+    }
+
+    /// Whether `text` has a byte that can start a wikilink, an embed or a tag: without one,
+    /// ``scan(_:locator:)`` gives the text back whole.
+    static func mayHoldSyntax(_ text: String) -> Bool {
+        text.containsBytes("[") || text.containsBytes("#")
     }
 
     /// `[[inner]]` or `![[inner]]` at the start of `text`: the inner text and where the link ends.
@@ -133,6 +137,13 @@ enum ObsidianInlines {
 
     /// Joins adjacent text inlines.
     static func merge(_ inlines: [Inline]) -> [Inline] {
+        var previousIsText = false
+        let hasAdjacentText = inlines.contains { inline in
+            let isText = if case .text = inline { true } else { false }
+            defer { previousIsText = isText }
+            return isText && previousIsText
+        }
+        guard hasAdjacentText else { return inlines }
         var result: [Inline] = []
         for inline in inlines {
             if case .text(let next) = inline, case .text(let previous)? = result.last {
