@@ -32,56 +32,71 @@ struct BundleWriter: Sendable {
                 path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
         }
 
-        // Documents are encoded and written on every core; only their manifest entries are kept.
-        let written = Compiler.parallelMap(documents) { document in
+        // Every kind has an index in every locale, listing every document of the kind: in that
+        // locale when translated, else in the default locale, else in the first locale that has it.
+        // Documents are grouped by index: a document is a large value, and copies retain every field.
+        let indexes = ContentKind.known.flatMap { kind in
+            let byID = Dictionary(grouping: documents.indices.filter { documents[$0].kind == kind }) {
+                documents[$0].id
+            }
+            return config.locales.map { (kind: kind, locale: $0, byID: byID) }
+        }
+        @Sendable func writeIndex(kind: ContentKind, locale: String, byID: [String: [Int]]) throws -> Manifest.File {
+            var listed: [(entry: ContentIndex.Entry, serial: Int)] = []
+            for (_, versions) in byID {
+                guard let chosen = config.preferred(versions, in: locale, localeOf: { documents[$0].locale })
+                else { continue }
+                listed.append((documents[chosen].indexEntry, origins.serial(of: documents[chosen])))
+            }
+            listed.sort { Self.indexOrder($0.entry, $1.entry) }
+            let indexEntries = listed.map(\.entry)
+            let serials = listed.map(\.serial)
+            let key = "\(kind)/\(locale)"
+            let encoded: BuildCache.RenderedIndex
+            if let reused = cache?.bundleIndexes.lookup(key, where: { $0.serials == serials }) {
+                encoded = reused
+            } else {
+                let data = CanonicalJSONWriter.data(
+                    for: ContentIndex(kind: kind, locale: locale, entries: indexEntries))
+                encoded = BuildCache.RenderedIndex(serials: serials, data: data, sha256: ContentHash.sha256Hex(data))
+                cache?.bundleIndexes.store(encoded, for: key)
+            }
+            return try emit(
+                encoded.data, folder: key, prefix: "index.", kind: "index", locale: locale, id: nil,
+                lists: kind.rawValue, sha256: encoded.sha256)
+        }
+        @Sendable func writeDocument(_ document: Document) throws -> Manifest.File {
             defer { progress?.tick() }
-            return Result {
-                let key = BuildOrigins.key(document)
-                let serial = origins.serial(of: document)
-                let encoded: BuildCache.Encoded
-                if let reused = cache?.encoded.lookup(key, where: { $0.serial == serial }) {
-                    encoded = reused
-                } else {
-                    let data = document.encoded()
-                    encoded = BuildCache.Encoded(serial: serial, data: data, sha256: ContentHash.sha256Hex(data))
-                    cache?.encoded.store(encoded, for: key)
+            let key = BuildOrigins.key(document)
+            let serial = origins.serial(of: document)
+            let encoded: BuildCache.Encoded
+            if let reused = cache?.encoded.lookup(key, where: { $0.serial == serial }) {
+                encoded = reused
+            } else {
+                let data = document.encoded()
+                encoded = BuildCache.Encoded(serial: serial, data: data, sha256: ContentHash.sha256Hex(data))
+                cache?.encoded.store(encoded, for: key)
+            }
+            return try emit(
+                encoded.data, folder: "\(document.kind)/\(document.locale)", kind: document.kind.rawValue,
+                locale: document.locale, id: document.id, lists: nil, sha256: encoded.sha256)
+        }
+
+        // Indexes and documents are encoded and written on every core, the indexes first: one
+        // index of a large vault is as much work as many documents. Only manifest entries are kept.
+        let jobs = indexes.indices.map(BundleJob.index) + documents.indices.map(BundleJob.document)
+        let written = Compiler.parallelMap(jobs) { job in
+            Result {
+                switch job {
+                case .index(let offset):
+                    let index = indexes[offset]
+                    return try writeIndex(kind: index.kind, locale: index.locale, byID: index.byID)
+                case .document(let offset):
+                    return try writeDocument(documents[offset])
                 }
-                return try emit(
-                    encoded.data, folder: "\(document.kind)/\(document.locale)", kind: document.kind.rawValue,
-                    locale: document.locale, id: document.id, lists: nil, sha256: encoded.sha256)
             }
         }
         var entries = try written.map { try $0.get() }
-        // Every kind has an index in every locale, listing every document of the kind: in that
-        // locale when translated, else in the default locale, else in the first locale that has it.
-        for kind in ContentKind.known {
-            let byID = Dictionary(grouping: documents.filter { $0.kind == kind }, by: \.id)
-            for locale in config.locales {
-                var listed: [(entry: ContentIndex.Entry, serial: Int)] = []
-                for (_, versions) in byID {
-                    guard let chosen = config.preferred(versions, in: locale, localeOf: \.locale) else { continue }
-                    listed.append((chosen.indexEntry, origins.serial(of: chosen)))
-                }
-                listed.sort { Self.indexOrder($0.entry, $1.entry) }
-                let indexEntries = listed.map(\.entry)
-                let serials = listed.map(\.serial)
-                let key = "\(kind)/\(locale)"
-                let encoded: BuildCache.RenderedIndex
-                if let reused = cache?.bundleIndexes.lookup(key, where: { $0.serials == serials }) {
-                    encoded = reused
-                } else {
-                    let data = CanonicalJSONWriter.data(
-                        for: ContentIndex(kind: kind, locale: locale, entries: indexEntries))
-                    encoded = BuildCache.RenderedIndex(
-                        serials: serials, data: data, sha256: ContentHash.sha256Hex(data))
-                    cache?.bundleIndexes.store(encoded, for: key)
-                }
-                entries.append(
-                    try emit(
-                        encoded.data, folder: key, prefix: "index.", kind: "index", locale: locale, id: nil,
-                        lists: kind.rawValue, sha256: encoded.sha256))
-            }
-        }
         for asset in assets {
             entries.append(
                 try emit(
@@ -126,4 +141,11 @@ struct BundleWriter: Sendable {
         }
         return out
     }
+}
+
+/// One file of the bundle to encode and write: an index (by its place in the list of indexes)
+/// or a document (by its place among the documents).
+private enum BundleJob {
+    case index(Int)
+    case document(Int)
 }

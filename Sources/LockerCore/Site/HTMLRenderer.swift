@@ -182,7 +182,9 @@ public struct HTMLRenderer {
             byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
                 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0
         }
-        guard text.utf8.contains(where: special) else { return text }
+        // Most text has nothing to escape: looked for in the string's own bytes.
+        let clean = text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains(where: special) }
+        guard !(clean ?? !text.utf8.contains(where: special)) else { return text }
         var out = [UInt8]()
         out.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {

@@ -172,7 +172,10 @@ struct SiteBuilder {
         let stylePath = try hashedAsset(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
 
         // Which locales each document and page exists in.
-        let documentsByKey = Dictionary(grouping: documents) { "\($0.kind)/\($0.id)" }
+        // By index: a document is a large value, and grouping copies would retain every field.
+        let documents = self.documents
+        let documentsByKey = Dictionary(grouping: documents.indices) { "\(documents[$0].kind)/\(documents[$0].id)" }
+        let localeOf = { @Sendable (index: Int) in documents[index].locale }
         let pagesByID = Dictionary(grouping: pages, by: \.id)
 
         @Sendable func alternates(_ routes: [Route]) -> [String: String] {
@@ -184,8 +187,8 @@ struct SiteBuilder {
             if kind == .page {
                 path = pagesByID[id].flatMap { pick($0, locale: locale, localeOf: \.locale) }.map { route(of: $0).path }
             } else {
-                path = documentsByKey["\(kind)/\(id)"].flatMap { pick($0, locale: locale, localeOf: \.locale) }
-                    .map { route(of: $0).path }
+                path = documentsByKey["\(kind)/\(id)"].flatMap { pick($0, locale: locale, localeOf: localeOf) }
+                    .map { route(of: documents[$0]).path }
             }
             guard let path else { return nil }
             return path + (anchor.map { "#" + Self.pageAnchor($0, kind: kind) } ?? "")
@@ -228,12 +231,12 @@ struct SiteBuilder {
             return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
-            let chosen = documentsByKey.values.filter { $0.first?.kind == kind }
-                .compactMap { pick($0, locale: route.locale, localeOf: \.locale) }
-                .map { (entry: $0.indexEntry, path: self.route(of: $0).path, document: $0) }
+            let chosen = documentsByKey.values.filter { $0.first.map { documents[$0].kind } == kind }
+                .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
+                .map { (entry: documents[$0].indexEntry, path: self.route(of: documents[$0]).path, document: $0) }
                 .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
             let entries = chosen.map { (entry: $0.entry, path: $0.path) }
-            let shown = chosen.map { origins.serial(of: $0.document) }
+            let shown = chosen.map { origins.serial(of: documents[$0.document]) }
             let html: Data
             if let reused = cache?.indexPages.lookup(
                 route.path, where: { $0.surface == surface && $0.serials == shown })
@@ -277,7 +280,7 @@ struct SiteBuilder {
                 let document = documents[offset]
                 let route = route(of: document)
                 let alternate = alternates(
-                    (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: $0) })
+                    (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: documents[$0]) })
                 return (route, alternate, Result { try renderDocument(document, route: route, alternates: alternate) })
             }
         }
@@ -350,7 +353,9 @@ struct SiteBuilder {
 
             """
         var out = "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n"
-        let revalidated = htmlPaths.sorted() + ["404.html", "robots.txt"] + (baseURL == nil ? [] : ["sitemap.xml"])
+        let revalidated =
+            htmlPaths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } + ["404.html", "robots.txt"]
+            + (baseURL == nil ? [] : ["sitemap.xml"])
         for path in revalidated {
             out += "\(base)\(path)\n  Cache-Control: public, max-age=0, must-revalidate\n"
             if !path.hasSuffix(".txt"), !path.hasSuffix(".xml") { out += security }
