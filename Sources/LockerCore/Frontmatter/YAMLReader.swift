@@ -14,13 +14,17 @@ struct YAMLReader: Sendable {
     var complexityCode: DiagnosticCode = .frontmatterTooComplex
     var duplicateCode: DiagnosticCode = .frontmatterDuplicateKey
 
+    /// What `compose` is given: it constructs nothing, but `Constructor.default` builds its
+    /// tables on every use, so one is made once. Never mutated: its maps are constants.
+    nonisolated(unsafe) private static let constructor = Constructor.default
+
     /// The parsed document, nil for an empty one; or the diagnostic that stopped it.
     func read(_ text: String) -> Result<YAMLValue?, Diagnostic> {
         let node: Node?
         do {
             // The basic resolver tags no scalar, so composing runs no regular expression per
             // scalar; `scalarType` resolves only the scalars that can be other than text.
-            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
+            node = try Yams.compose(yaml: text, .basic, Self.constructor, .utf8)
         } catch let error as YamlError {
             return .failure(diagnostic(for: error))
         } catch {

@@ -75,7 +75,7 @@ struct DocumentBuilder {
         let sections = note.sections.map { convert($0) }
         let tags = Self.tags(of: note)
         let guide = Guide(
-            id: note.id, uuid: ContentIdentity.uuidString(kind: note.kind, id: note.id),
+            id: note.id, uuid: note.uuid,
             locale: note.locale, title: note.title, subtitle: note.frontmatter.subtitle ?? note.frontmatter.description,
             category: note.frontmatter.category, type: Self.guideType(note.frontmatter.type), tags: tags,
             aliases: note.frontmatter.aliases, order: note.frontmatter.order, source: note.path,
@@ -222,7 +222,7 @@ struct DocumentBuilder {
         var anchor: String?
         if let fragment = link.fragment { anchor = self.anchor(for: fragment, in: found, at: link.position) }
         return .document(
-            kind: note.kind, id: note.id, uuid: ContentIdentity.uuidString(kind: note.kind, id: note.id),
+            kind: note.kind, id: note.id, uuid: note.uuid,
             anchor: anchor)
     }
 
@@ -375,7 +375,7 @@ struct DocumentBuilder {
             reportNested(at: link.position)
         }
         let target = LinkTarget.document(
-            kind: note.kind, id: note.id, uuid: ContentIdentity.uuidString(kind: note.kind, id: note.id),
+            kind: note.kind, id: note.id, uuid: note.uuid,
             anchor: anchor)
         return .embed(Block.Embed(target: target, title: title, blocks: blocks, sections: sections))
     }

@@ -107,6 +107,9 @@ final class ParsedNote: Sendable {
     let checklist: ParsedChecklist?
     /// The name the note is known by without a title: its file name without extension and locale.
     let stem: String
+    /// The UUID of the document the note is (or is part of), from its kind and ID: made once
+    /// here rather than for every link to the note.
+    let uuid: String
 
     init(
         path: String, kind: ContentKind, id: String, idPosition: SourcePosition, locale: String,
@@ -130,6 +133,7 @@ final class ParsedNote: Sendable {
         self.diagnostics = diagnostics
         self.checklist = checklist
         self.stem = stem
+        uuid = ContentIdentity.uuidString(kind: kind, id: id)
     }
 
     /// This note as a card of the deck `id`, in `locale`.
