@@ -33,7 +33,7 @@ struct MarkdownNode {
     }
 
     /// The node in cmark's tree; valid only inside ``MarkdownParser/parse(_:_:)``'s closure.
-    /// Nil only for the empty tree given when cmark could not allocate.
+    /// Nil only for the empty document given when cmark could not allocate.
     let pointer: OpaquePointer?
 
     // Its kind, literal, positions and children are read from cmark in MarkdownParser.swift.

@@ -18,7 +18,8 @@ enum MarkdownParser {
     static func parse<Result>(_ text: String, _ body: (MarkdownNode) -> Result) -> Result {
         _ = registered
         let options = CMARK_OPT_SOURCEPOS
-        guard let parser = cmark_parser_new(options) else { return withEmptyTree(body) }
+        // Without memory for a parser or a tree, the note reads as empty: a nil node has no children.
+        guard let parser = cmark_parser_new(options) else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_parser_free(parser) }
         for name in extensionNames {
             if let syntax = cmark_find_syntax_extension(name) {
@@ -33,19 +34,12 @@ enum MarkdownParser {
                 }
             }
         }
-        guard let root = cmark_parser_finish(parser) else { return withEmptyTree(body) }
+        guard let root = cmark_parser_finish(parser) else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_node_free(root) }
         return body(MarkdownNode(pointer: root))
     }
 
-    /// `body` over an empty document, for when cmark cannot allocate a parser.
-    private static func withEmptyTree<Result>(_ body: (MarkdownNode) -> Result) -> Result {
-        guard let root = cmark_node_new(CMARK_NODE_DOCUMENT) else { return body(MarkdownNode(pointer: nil)) }
-        defer { cmark_node_free(root) }
-        return body(MarkdownNode(pointer: root))
-    }
-
-    private static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+    fileprivate static func string(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? ""
     }
 
@@ -118,8 +112,7 @@ extension MarkdownNode {
 
     /// The node's literal text (text, code, code blocks, HTML).
     var literal: String {
-        guard let pointer, let literal = cmark_node_get_literal(pointer) else { return "" }
-        return String(cString: literal)
+        pointer.map { MarkdownParser.string(cmark_node_get_literal($0)) } ?? ""
     }
 
     /// The 1-based line where the node starts, 0 when cmark gives none.

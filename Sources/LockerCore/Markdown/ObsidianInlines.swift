@@ -137,13 +137,9 @@ enum ObsidianInlines {
 
     /// Joins adjacent text inlines.
     static func merge(_ inlines: [Inline]) -> [Inline] {
-        var previousIsText = false
-        let hasAdjacentText = inlines.contains { inline in
-            let isText = if case .text = inline { true } else { false }
-            defer { previousIsText = isText }
-            return isText && previousIsText
-        }
-        guard hasAdjacentText else { return inlines }
+        func isText(_ inline: Inline) -> Bool { if case .text = inline { true } else { false } }
+        guard inlines.indices.dropFirst().contains(where: { isText(inlines[$0 - 1]) && isText(inlines[$0]) })
+        else { return inlines }
         var result: [Inline] = []
         for inline in inlines {
             if case .text(let next) = inline, case .text(let previous)? = result.last {
