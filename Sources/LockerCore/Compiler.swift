@@ -153,13 +153,13 @@ public struct Compiler: Sendable {
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
-        let knownHashes = hashes
+        // Each note's content hash by its place in the index, what results are traced by.
+        let knownHashes = cache == nil ? [] : index.notes.map { hashes[$0.path] ?? "" }
         /// What a builder's result was made from.
         @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
-            let read = builder.reads.map { index.notes[$0].path }
-            return BuildTrace(
+            BuildTrace(
                 surface: surface,
-                notes: Dictionary(read.map { ($0, knownHashes[$0] ?? "") }, uniquingKeysWith: { a, _ in a }),
+                notes: builder.reads.sorted().map { ($0, $0 < knownHashes.count ? knownHashes[$0] : "") },
                 assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
         }
         /// Whether a result built earlier still holds: nothing it was made from changed.

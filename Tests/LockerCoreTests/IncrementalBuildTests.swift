@@ -111,7 +111,9 @@ import Testing
         try vault.write("a.md", Data("# A\n\n## Alpha renamed\n\nText of a.\n".utf8))
         let compilation = try Self.compile(vault, cache: cache)
         // c is reused whole; a, the note linking to its heading and the note embedding it are rebuilt.
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 3, linked: 1, encoded: 1, rendered: 1, rebuilt: 3))
+        // The indexes show titles alone, so all four (one per kind, and the guides' page) are kept.
+        #expect(
+            cache.reuse == BuildCache.Reuse(parsed: 3, linked: 1, encoded: 1, rendered: 1, indexes: 4, rebuilt: 3))
         let broken = compilation.diagnostics.map { "\($0.file):\($0.position.line) \($0.code.rawValue)" }
         #expect(broken == ["b.md:3 link.broken-heading"])
         #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
@@ -124,7 +126,8 @@ import Testing
         let first = try Self.compile(vault, cache: cache)
         try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
         let second = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 4, encoded: 4, rendered: 4, rebuilt: 0))
+        #expect(
+            cache.reuse == BuildCache.Reuse(parsed: 4, linked: 4, encoded: 4, rendered: 4, indexes: 4, rebuilt: 0))
         #expect(first.files == second.files)
     }
 
@@ -136,8 +139,10 @@ import Testing
         // A new note named like a link target could change what every link means.
         try vault.write("e.md", Data("# E\n\nNew.\n".utf8))
         let compilation = try Self.compile(vault, cache: cache)
-        // Every note is built, encoded and rendered again; only the parses are reused.
-        #expect(cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 0, rendered: 0, rebuilt: 5))
+        // Every note is built, encoded and rendered again; only the parses are reused, and the
+        // bundle indexes of the kinds the vault has none of.
+        #expect(
+            cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 0, rendered: 0, indexes: 2, rebuilt: 5))
         #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
     }
 
@@ -160,6 +165,27 @@ import Testing
         let compilation = try Self.compile(vault, cache: trusting)
         #expect(trusting.reuse.unread == 3)
         #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+    }
+
+    @Test func anEditBelowTheTitleLeavesTheIndexesAsTheyWere() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        // A bundle index per kind, and the guides' index page.
+        let indexes = ContentKind.known.count + 1
+
+        try vault.write("c.md", Data("# C\n\nAlone, and edited.\n".utf8))
+        let edited = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.rebuilt == 1)
+        #expect(cache.reuse.indexes == indexes)
+        #expect(Self.differences(edited, try Self.compile(vault, cache: nil)).isEmpty)
+
+        // A new title shows in the guides' bundle index and on their index page.
+        try vault.write("c.md", Data("# C, renamed\n\nAlone, and edited.\n".utf8))
+        let renamed = try Self.compile(vault, cache: cache)
+        #expect(cache.reuse.indexes == indexes - 2)
+        #expect(Self.differences(renamed, try Self.compile(vault, cache: nil)).isEmpty)
     }
 
     @Test func aChangedImageRebuildsTheNotesThatEmbedIt() throws {

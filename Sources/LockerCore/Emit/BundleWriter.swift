@@ -42,23 +42,23 @@ struct BundleWriter: Sendable {
             return config.locales.map { (kind: kind, locale: $0, byID: byID) }
         }
         @Sendable func writeIndex(kind: ContentKind, locale: String, byID: [String: [Int]]) throws -> Manifest.File {
-            var listed: [(entry: ContentIndex.Entry, serial: Int)] = []
+            var indexEntries: [ContentIndex.Entry] = []
             for (_, versions) in byID {
                 guard let chosen = config.preferred(versions, in: locale, localeOf: { documents[$0].locale })
                 else { continue }
-                listed.append((documents[chosen].indexEntry, origins.serial(of: documents[chosen])))
+                indexEntries.append(documents[chosen].indexEntry)
             }
-            listed.sort { Self.indexOrder($0.entry, $1.entry) }
-            let indexEntries = listed.map(\.entry)
-            let serials = listed.map(\.serial)
+            indexEntries = Self.indexPermutation(indexEntries).map { indexEntries[$0] }
             let key = "\(kind)/\(locale)"
+            let listing = cache.map { _ in IndexListing(indexEntries) }
             let encoded: BuildCache.RenderedIndex
-            if let reused = cache?.bundleIndexes.lookup(key, where: { $0.serials == serials }) {
+            if let listing, let reused = cache?.bundleIndexes.lookup(key, where: { $0.listing == listing }) {
                 encoded = reused
             } else {
                 let data = CanonicalJSONWriter.data(
                     for: ContentIndex(kind: kind, locale: locale, entries: indexEntries))
-                encoded = BuildCache.RenderedIndex(serials: serials, data: data, sha256: ContentHash.sha256Hex(data))
+                encoded = BuildCache.RenderedIndex(
+                    listing: listing ?? IndexListing([]), data: data, sha256: ContentHash.sha256Hex(data))
                 cache?.bundleIndexes.store(encoded, for: key)
             }
             return try emit(
@@ -115,6 +115,14 @@ struct BundleWriter: Sendable {
         return manifest
     }
 
+    /// The offsets of `entries` in the order an index lists them (see ``indexOrder(_:_:)``).
+    /// Offsets are sorted rather than the entries: moving an entry copies its dozen fields.
+    static func indexPermutation(_ entries: [ContentIndex.Entry]) -> [Int] {
+        entries.indices.sorted { indexOrder(entries[$0], entries[$1]) }
+    }
+
+    /// Whether `lhs` comes before `rhs` in an index: by `order`, those without one last, then
+    /// by title and ID, compared as bytes.
     static func indexOrder(_ lhs: ContentIndex.Entry, _ rhs: ContentIndex.Entry) -> Bool {
         switch (lhs.order, rhs.order) {
         case (let left?, let right?) where left != right: return left < right
@@ -132,10 +140,14 @@ struct BundleWriter: Sendable {
     /// matches two rules (hosts merge the headers of every matching rule).
     private func headers(entries: [Manifest.File]) -> String {
         let root = "/" + BundleSchema.folder
-        let folders = Set(entries.compactMap { $0.path.split(separator: "/").first.map(String.init) }).sorted()
+        var folders = Set<Substring>()
+        for entry in entries {
+            let path = entry.path
+            folders.insert(path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)])
+        }
         var out = "# Written by locker build. Content-addressed files never change; the manifest does.\n"
         out += "\(root)/manifest.json\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n"
-        for folder in folders {
+        for folder in folders.sorted() {
             out +=
                 "\(root)/\(folder)/*\n  Cache-Control: public, max-age=31536000, immutable\n  Access-Control-Allow-Origin: *\n"
         }

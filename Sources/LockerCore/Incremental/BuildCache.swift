@@ -9,7 +9,9 @@ import LockerKit
 ///   read (its own, the notes it links to and embeds) by content hash, the assets it embeds, and
 ///   the vault's shape (``LinkSurface``); each result gets a new serial number when it is built;
 /// - each document's bundle file, by the serial of the result it encodes;
-/// - each document's page, by that serial and everything else a page shows (``SiteSurface``).
+/// - each document's page, by that serial and everything else a page shows (``SiteSurface``);
+/// - each index, a bundle file or a page, by what it shows of every document it lists
+///   (``IndexListing``): a note edited below its title leaves the indexes as they were.
 ///
 /// An entry is reused only when all of that is unchanged, so the output is byte-identical to a
 /// clean build: a renamed heading rebuilds the notes that link to it, an edited note the notes
@@ -23,6 +25,8 @@ public final class BuildCache: @unchecked Sendable {
         public var linked = 0
         public var encoded = 0
         public var rendered = 0
+        /// Index files (bundle indexes and index pages) reused.
+        public var indexes = 0
         /// How many notes and decks were built again rather than reused.
         public var rebuilt = 0
         /// How many notes were not read at all, their stamps unchanged.
@@ -36,23 +40,44 @@ public final class BuildCache: @unchecked Sendable {
         var config: String
     }
 
-    /// A note's, deck's or landing page's built result, with what it was made from.
-    struct Linked: Sendable {
-        var trace: BuildTrace
-        var serial: Int
-        var document: Document?
-        var page: LandingPage?
-        var diagnostics: [Diagnostic]
+    /// A note's, deck's or landing page's built result, with what it was made from. A class:
+    /// a lookup hands over one reference rather than copying every field of a document.
+    final class Linked: Sendable {
+        let trace: BuildTrace
+        let serial: Int
+        let document: Document?
+        let page: LandingPage?
+        let diagnostics: [Diagnostic]
+
+        init(trace: BuildTrace, serial: Int, document: Document?, page: LandingPage?, diagnostics: [Diagnostic]) {
+            self.trace = trace
+            self.serial = serial
+            self.document = document
+            self.page = page
+            self.diagnostics = diagnostics
+        }
     }
 
     /// A deck in all its locales, with what it was made from.
-    struct BuiltDeck: Sendable {
-        var trace: BuildTrace
-        var serial: Int
-        var decks: [Deck]
-        var diagnostics: [Diagnostic]
-        var stamps: [IDStamp]
-        var versions: [VersionParts]
+    final class BuiltDeck: Sendable {
+        let trace: BuildTrace
+        let serial: Int
+        let decks: [Deck]
+        let diagnostics: [Diagnostic]
+        let stamps: [IDStamp]
+        let versions: [VersionParts]
+
+        init(
+            trace: BuildTrace, serial: Int, decks: [Deck], diagnostics: [Diagnostic], stamps: [IDStamp],
+            versions: [VersionParts]
+        ) {
+            self.trace = trace
+            self.serial = serial
+            self.decks = decks
+            self.diagnostics = diagnostics
+            self.stamps = stamps
+            self.versions = versions
+        }
     }
 
     /// A document's bundle file, and the serial of the built result it encodes.
@@ -69,11 +94,14 @@ public final class BuildCache: @unchecked Sendable {
         var html: Data
     }
 
-    /// A list of documents (an index page, or a bundle index), by the serials of what it lists.
+    /// A list of documents (an index page, or a bundle index), by what it shows of them: a
+    /// document rebuilt without a change to its title, order or counts leaves its index as it was.
     struct RenderedIndex: Sendable {
-        var serials: [Int]
+        var listing: IndexListing
+        /// The ``SiteSurface`` number, for an index page; 0 for a bundle index.
         var surface: Int = 0
         var data: Data
+        /// The content hash of `data`, for a bundle index.
         var sha256: String = ""
     }
 
@@ -114,7 +142,7 @@ public final class BuildCache: @unchecked Sendable {
     public var reuse: Reuse {
         Reuse(
             parsed: parses.hits, linked: linked.hits + decks.hits, encoded: encoded.hits, rendered: rendered.hits,
-            rebuilt: linked.misses + decks.misses, unread: hashes.hits)
+            indexes: bundleIndexes.hits + indexPages.hits, rebuilt: linked.misses + decks.misses, unread: hashes.hits)
     }
 
     /// The stages every build goes through, and those only a build without errors reaches.
@@ -175,16 +203,17 @@ public final class BuildCache: @unchecked Sendable {
 struct BuildTrace: Sendable {
     /// The ``LinkSurface`` number it was built under.
     var surface: Int
-    /// Every note it read, by path, with its content hash.
-    var notes: [String: String]
+    /// Every note it read, by its place in the vault's notes, with its content hash. Places
+    /// name the same notes while the surface is the same: the surface lists every note in order.
+    var notes: [(place: Int, sha256: String)]
     /// Every vault file it embeds, with how, and its content hash or why it could not be read.
     var assets: [AssetUse]
 
-    /// Whether nothing it was made from changed. Assets are looked up again, which also counts
-    /// them as used by this build.
-    func holds(surface: Int, hashes: [String: String], assets catalog: AssetCatalog) -> Bool {
+    /// Whether nothing it was made from changed, given each note's content hash by its place.
+    /// Assets are looked up again, which also counts them as used by this build.
+    func holds(surface: Int, hashes: [String], assets catalog: AssetCatalog) -> Bool {
         guard surface == self.surface else { return false }
-        for (path, sha256) in notes where hashes[path] != sha256 { return false }
+        for (place, sha256) in notes where place >= hashes.count || hashes[place] != sha256 { return false }
         for use in assets where catalog.use(use.path, bundled: use.bundled) != use.state { return false }
         return true
     }
@@ -232,6 +261,23 @@ struct SiteSurface: Sendable, Equatable {
     }
 }
 
+/// What an index lists, in its order: every field of each entry and, for an index page, the
+/// path of each entry's page; compared as bytes.
+struct IndexListing: Sendable, Equatable {
+    private var bytes = SurfaceBytes()
+
+    init(_ entries: [ContentIndex.Entry], paths: [String]? = nil) {
+        for (offset, entry) in entries.enumerated() {
+            bytes.add([
+                entry.id, entry.uuid, entry.title, entry.subtitle, entry.category, entry.type,
+                entry.order.map(String.init), entry.locale, entry.checklistType?.rawValue,
+                entry.itemCount.map(String.init), entry.cardCount.map(String.init), paths?[offset],
+            ])
+            bytes.add(entry.tags)
+        }
+    }
+}
+
 /// Texts laid end to end as UTF-8, each followed by a byte no UTF-8 text holds: two lists of
 /// texts give the same bytes only when they hold the same texts, byte for byte.
 private struct SurfaceBytes: Sendable, Equatable {
@@ -242,6 +288,19 @@ private struct SurfaceBytes: Sendable, Equatable {
         for text in texts {
             bytes += text.utf8
             bytes.append(0xFF)
+        }
+        bytes.append(0xFE)
+    }
+
+    /// Appends each text and a separator, or a marker for an absent text, then the list's end.
+    mutating func add(_ texts: [String?]) {
+        for text in texts {
+            if let text {
+                bytes += text.utf8
+                bytes.append(0xFF)
+            } else {
+                bytes.append(0xFD)
+            }
         }
         bytes.append(0xFE)
     }
@@ -284,6 +343,8 @@ protocol MemoGeneration: AnyObject {
 final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @unchecked Sendable {
     private var entries: [Key: (value: Value, used: Int)] = [:]
     private var generation = 0
+    /// How many entries this build used: when all, ``prune()`` has nothing to drop.
+    private var usedCount = 0
     private let lock = NSLock()
     /// How many lookups in this build returned a value, and how many did not.
     private(set) var hits = 0
@@ -301,7 +362,7 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
             return nil
         }
         lock.lock()
-        entries[key]?.used = generation
+        markUsed(key)
         hits += 1
         lock.unlock()
         return found
@@ -309,13 +370,23 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
 
     func store(_ value: Value, for key: Key) {
         lock.lock()
+        markUsed(key)
         entries[key] = (value, generation)
         lock.unlock()
+    }
+
+    /// Counts an entry as used by this build, once; called with the lock held.
+    private func markUsed(_ key: Key) {
+        if entries[key]?.used != generation {
+            usedCount += 1
+            entries[key]?.used = generation
+        }
     }
 
     func advance() {
         lock.lock()
         generation += 1
+        usedCount = 0
         hits = 0
         misses = 0
         lock.unlock()
@@ -323,8 +394,10 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
 
     func prune() {
         lock.lock()
-        let current = generation
-        entries = entries.filter { $0.value.used == current }
+        if usedCount < entries.count {
+            let current = generation
+            entries = entries.filter { $0.value.used == current }
+        }
         lock.unlock()
     }
 }

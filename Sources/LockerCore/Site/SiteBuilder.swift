@@ -233,19 +233,21 @@ struct SiteBuilder {
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
             let chosen = documentsByKey.values.filter { $0.first.map { documents[$0].kind } == kind }
                 .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
-                .map { (entry: documents[$0].indexEntry, path: self.route(of: documents[$0]).path, document: $0) }
-                .sorted { BundleWriter.indexOrder($0.entry, $1.entry) }
-            let entries = chosen.map { (entry: $0.entry, path: $0.path) }
-            let shown = chosen.map { origins.serial(of: documents[$0.document]) }
+            let unsorted = chosen.map { documents[$0].indexEntry }
+            let order = BundleWriter.indexPermutation(unsorted)
+            let entries = order.map { (entry: unsorted[$0], path: self.route(of: documents[chosen[$0]]).path) }
+            let listing = cache.map { _ in IndexListing(entries.map(\.entry), paths: entries.map(\.path)) }
             let html: Data
-            if let reused = cache?.indexPages.lookup(
-                route.path, where: { $0.surface == surface && $0.serials == shown })
+            if let listing,
+                let reused = cache?.indexPages.lookup(
+                    route.path, where: { $0.surface == surface && $0.listing == listing })
             {
                 html = reused.data
             } else {
                 html = Data(try context.index(kind, entries: entries, route: route, alternates: alternates).utf8)
                 cache?.indexPages.store(
-                    BuildCache.RenderedIndex(serials: shown, surface: surface, data: html), for: route.path)
+                    BuildCache.RenderedIndex(listing: listing ?? IndexListing([]), surface: surface, data: html),
+                    for: route.path)
             }
             try emit(route.path + "index.html", html)
         }
