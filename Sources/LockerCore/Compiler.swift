@@ -315,8 +315,7 @@ public struct Compiler: Sendable {
         let configHash = configData.map { ContentHash.sha256Hex($0) } ?? ""
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
-            var status = stat()
-            let stamp = cache != nil && stat(file.url.path, &status) == 0 ? VaultScanner.stamp(of: status) : nil
+            let stamp = cache != nil ? FileStamp(path: file.url.path) : nil
             if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
                 let cached = cache.parses.lookup(
                     BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
@@ -343,7 +342,7 @@ public struct Compiler: Sendable {
                 return (note, diagnostics, nil)
             }
             let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes), config: configHash)
-            if let stamp, VaultScanner.changeTime(of: status) < settled {
+            if let stamp, stamp.changedSeconds < settled {
                 cache.hashes.store(BuildCache.Hashed(stamp: stamp, sha256: key.sha256), for: file.path)
             }
             if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256) }

@@ -24,8 +24,10 @@ struct PreviewBuilder: Sendable {
                 ?? PreviewSite.failedPage(problems: problems, summary: summary, generation: generation)
         }
         let compilation: Compilation
+        // The files unsorted: the preview looks them up by path.
+        let output = MemoryOutput()
         do {
-            compilation = try compiler.compile()
+            compilation = try compiler.compile(into: output)
         } catch {
             let problem = "\(error)"
             return (failed(problems: [problem], summary: "the vault cannot be read"), "locker: \(problem)\n")
@@ -42,7 +44,7 @@ struct PreviewBuilder: Sendable {
             status = "Build failed in \(milliseconds) ms; still serving the last good build."
         } else {
             site = PreviewSite(
-                files: compilation.files, problems: problems, summary: summary, failed: false, generation: generation)
+                files: output.written, problems: problems, summary: summary, failed: false, generation: generation)
             let rebuilt = cache.reuse.rebuilt
             status =
                 "Built \(compilation.sitePageCount) pages in \(milliseconds) ms"

@@ -103,7 +103,9 @@ struct BundleWriter: Sendable {
                     asset.data, folder: "", kind: "asset", locale: nil, id: nil, lists: nil, name: asset.bundlePath,
                     sha256: asset.sha256))
         }
-        entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let unsorted = entries
+        entries = unsorted.indices.sorted { unsorted[$0].path.utf8.lexicographicallyPrecedes(unsorted[$1].path.utf8) }
+            .map { unsorted[$0] }
         let manifest = Manifest(
             schemaVersion: BundleSchema.version,
             contentVersion: Manifest.contentVersion(of: entries),

@@ -2,7 +2,7 @@ import Foundation
 import LockerKit
 
 /// A built document of any kind, as the bundle writer and the translation checks see it.
-enum Document: Sendable {
+indirect enum Document: Sendable {
     case guide(Guide)
     case checklist(Checklist)
     case deck(Deck)

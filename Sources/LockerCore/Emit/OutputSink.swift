@@ -39,8 +39,17 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
 
     /// The files taken so far, sorted by path.
     public var files: [OutputFile] {
+        let files = written
+        // Offsets are sorted rather than the files: moving a file copies its path and data.
+        return files.indices.sorted { files[$0].path.utf8.lexicographicallyPrecedes(files[$1].path.utf8) }
+            .map { files[$0] }
+    }
+
+    /// The files taken so far, in the order they were written: for a reader that looks them up
+    /// by path and does not need them sorted.
+    public var written: [OutputFile] {
         lock.lock()
         defer { lock.unlock() }
-        return collected.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return collected
     }
 }

@@ -110,7 +110,7 @@ public final class BuildCache: @unchecked Sendable {
     /// ``settlingTime`` before it was read: a second save within the file system's clock tick
     /// would keep the stamp of the first (the "racy clean" case version control systems know).
     struct Hashed: Sendable {
-        var stamp: String
+        var stamp: FileStamp
         var sha256: String
     }
 
@@ -395,8 +395,10 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
     func prune() {
         lock.lock()
         if usedCount < entries.count {
-            let current = generation
-            entries = entries.filter { $0.value.used == current }
+            // Few entries go unused from one build to the next: removing them is cheaper than
+            // copying the rest into a new table.
+            let unused = entries.compactMap { $0.value.used == generation ? nil : $0.key }
+            for key in unused { entries.removeValue(forKey: key) }
         }
         lock.unlock()
     }

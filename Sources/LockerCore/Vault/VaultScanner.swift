@@ -174,24 +174,12 @@ extension VaultScanner {
 
     /// A file's size, inode, and modification and change times to the nanosecond: what changes
     /// when it is saved. Times are written as seconds and nanoseconds, whatever the date.
-    static func stamp(of status: stat) -> String {
-        let times = Self.times(of: status)
-        return "\(status.st_size)\t\(status.st_ino)\t\(times.modified)\t\(times.changed)"
-    }
+    static func stamp(of status: stat) -> String { FileStamp(status).text }
 
     /// A file's size, inode and modification time, without the change time (which a hard link
     /// changes): how the output's files are recognised as the ones a build wrote.
     static func contentStamp(of status: stat) -> String {
         "\(status.st_size):\(status.st_ino):\(Self.times(of: status).modified)"
-    }
-
-    /// When the file's content or status last changed, in whole seconds since 1970.
-    static func changeTime(of status: stat) -> Int {
-        #if canImport(Darwin)
-            Int(status.st_ctimespec.tv_sec)
-        #else
-            Int(status.st_ctim.tv_sec)
-        #endif
     }
 
     /// Modification and change times as `seconds.nanoseconds`.

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A file's size, inode, and modification and change times to the nanosecond: what changes
+/// when it is saved. Compared as numbers; ``text`` writes it down.
+struct FileStamp: Hashable, Sendable {
+    var size: Int64
+    var inode: UInt64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+    var changedSeconds: Int64
+    var changedNanoseconds: Int64
+
+    init(_ status: stat) {
+        size = Int64(status.st_size)
+        inode = UInt64(status.st_ino)
+        #if canImport(Darwin)
+            modifiedSeconds = Int64(status.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int64(status.st_mtimespec.tv_nsec)
+            changedSeconds = Int64(status.st_ctimespec.tv_sec)
+            changedNanoseconds = Int64(status.st_ctimespec.tv_nsec)
+        #else
+            modifiedSeconds = Int64(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
+            changedSeconds = Int64(status.st_ctim.tv_sec)
+            changedNanoseconds = Int64(status.st_ctim.tv_nsec)
+        #endif
+    }
+
+    /// The stamp of the file at `path`, following a link; nil when it cannot be read.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// Size, inode, and modification and change times as `seconds.nanoseconds`, tab-separated.
+    var text: String {
+        "\(size)\t\(inode)\t\(modifiedSeconds).\(modifiedNanoseconds)\t\(changedSeconds).\(changedNanoseconds)"
+    }
+}
