@@ -199,10 +199,12 @@ public struct Compiler: Sendable {
         var pages: [LandingPage] = []
         // Which built result each document and landing page is: what later stages reuse by.
         var origins = BuildOrigins(linkSurface: surface)
+        // Each document's serial, beside it.
+        var serials: [Int] = []
         for (document, page, found, serial) in built {
             if let document {
                 documents.append(document)
-                if cache != nil { origins.documents[BuildOrigins.key(document)] = serial }
+                serials.append(serial)
             }
             if let page {
                 pages.append(page)
@@ -236,32 +238,36 @@ public struct Compiler: Sendable {
             if let reused = cache?.decks.lookup(key, where: { stillHolds($0.trace) }) {
                 return (
                     decks: reused.decks, diagnostics: reused.diagnostics, stamps: reused.stamps,
-                    versions: reused.versions, serial: reused.serial
+                    versions: reused.versions, serials: reused.serials
                 )
             }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             let result = builder.decks(group, config: finalConfig)
-            let serial = cache?.newSerial() ?? 0
+            // One serial per locale's deck: each is a document of its own.
+            let serials = result.decks.map { _ in cache?.newSerial() ?? 0 }
             cache?.decks.store(
                 BuildCache.BuiltDeck(
-                    trace: trace(of: builder), serial: serial, decks: result.decks, diagnostics: result.diagnostics,
+                    trace: trace(of: builder), serials: serials, decks: result.decks, diagnostics: result.diagnostics,
                     stamps: result.stamps, versions: result.versions),
                 for: key)
             return (
                 decks: result.decks, diagnostics: result.diagnostics, stamps: result.stamps,
-                versions: result.versions, serial: serial
+                versions: result.versions, serials: serials
             )
         }
         for result in deckResults {
-            if cache != nil {
-                for deck in result.decks { origins.documents[BuildOrigins.key(.deck(deck))] = result.serial }
-            }
+            serials += result.serials
             documents += result.decks.map { .deck($0) }
             diagnostics += result.diagnostics
             stamps += result.stamps
             versions += result.versions
         }
-        documents.sort { ($0.kind, $0.id, $0.locale) < ($1.kind, $1.id, $1.locale) }
+        let order = documents.indices.sorted {
+            (documents[$0].kind, documents[$0].id, documents[$0].locale)
+                < (documents[$1].kind, documents[$1].id, documents[$1].locale)
+        }
+        documents = order.map { documents[$0] }
+        if cache != nil { origins.documents = order.map { serials[$0] } }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
 
         diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)

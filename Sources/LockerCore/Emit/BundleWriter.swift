@@ -65,17 +65,17 @@ struct BundleWriter: Sendable {
                 encoded.data, folder: key, prefix: "index.", kind: "index", locale: locale, id: nil,
                 lists: kind.rawValue, sha256: encoded.sha256)
         }
-        @Sendable func writeDocument(_ document: Document) throws -> Manifest.File {
+        @Sendable func writeDocument(_ offset: Int) throws -> Manifest.File {
             defer { progress?.tick() }
-            let key = BuildOrigins.key(document)
-            let serial = origins.serial(of: document)
+            let document = documents[offset]
+            let serial = origins.serial(at: offset)
             let encoded: BuildCache.Encoded
-            if let reused = cache?.encoded.lookup(key, where: { $0.serial == serial }) {
+            if let reused = cache?.encoded.lookup(serial) {
                 encoded = reused
             } else {
                 let data = document.encoded()
-                encoded = BuildCache.Encoded(serial: serial, data: data, sha256: ContentHash.sha256Hex(data))
-                cache?.encoded.store(encoded, for: key)
+                encoded = BuildCache.Encoded(data: data, sha256: ContentHash.sha256Hex(data))
+                cache?.encoded.store(encoded, for: serial)
             }
             return try emit(
                 encoded.data, folder: "\(document.kind)/\(document.locale)", kind: document.kind.rawValue,
@@ -92,7 +92,7 @@ struct BundleWriter: Sendable {
                     let index = indexes[offset]
                     return try writeIndex(kind: index.kind, locale: index.locale, byID: index.byID)
                 case .document(let offset):
-                    return try writeDocument(documents[offset])
+                    return try writeDocument(offset)
                 }
             }
         }

@@ -61,18 +61,19 @@ public final class BuildCache: @unchecked Sendable {
     /// A deck in all its locales, with what it was made from.
     final class BuiltDeck: Sendable {
         let trace: BuildTrace
-        let serial: Int
+        /// A serial for each deck, in the order of `decks`.
+        let serials: [Int]
         let decks: [Deck]
         let diagnostics: [Diagnostic]
         let stamps: [IDStamp]
         let versions: [VersionParts]
 
         init(
-            trace: BuildTrace, serial: Int, decks: [Deck], diagnostics: [Diagnostic], stamps: [IDStamp],
+            trace: BuildTrace, serials: [Int], decks: [Deck], diagnostics: [Diagnostic], stamps: [IDStamp],
             versions: [VersionParts]
         ) {
             self.trace = trace
-            self.serial = serial
+            self.serials = serials
             self.decks = decks
             self.diagnostics = diagnostics
             self.stamps = stamps
@@ -80,9 +81,8 @@ public final class BuildCache: @unchecked Sendable {
         }
     }
 
-    /// A document's bundle file, and the serial of the built result it encodes.
+    /// A document's bundle file.
     struct Encoded: Sendable {
-        var serial: Int
         var data: Data
         var sha256: String
     }
@@ -120,7 +120,8 @@ public final class BuildCache: @unchecked Sendable {
     let bundleIndexes = Memo<String, RenderedIndex>()
     let linked = Memo<String, Linked>()
     let decks = Memo<String, BuiltDeck>()
-    let encoded = Memo<String, Encoded>()
+    /// By the serial of the built result encoded: a serial names one result, whose file never changes.
+    let encoded = Memo<Int, Encoded>()
     let rendered = Memo<String, Rendered>()
 
     private let lock = NSLock()
@@ -315,21 +316,15 @@ private struct SurfaceBytes: Sendable, Equatable {
 /// is, and the vault shape's number: what the bundle and site stages reuse their output by.
 struct BuildOrigins: Sendable {
     var linkSurface: Int
-    /// By ``key(_:)``.
-    var documents: [String: Int] = [:]
+    /// By the document's offset among the compilation's documents.
+    var documents: [Int] = []
     /// By landing page ID and locale.
     var pages: [String: Int] = [:]
 
-    static func key(_ document: Document) -> String {
-        "\(document.kind)/\(document.locale)/\(document.id)"
-    }
-
     static func key(_ page: LandingPage) -> String { page.id + "/" + page.locale }
 
-    /// The serial of the result a document comes from; 0 without a cache (nothing recorded).
-    func serial(of document: Document) -> Int {
-        documents.isEmpty ? 0 : documents[Self.key(document)] ?? 0
-    }
+    /// The serial of the result the document at `offset` comes from; 0 without a cache (nothing recorded).
+    func serial(at offset: Int) -> Int { offset < documents.count ? documents[offset] : 0 }
 
     func serial(of page: LandingPage) -> Int { pages.isEmpty ? 0 : pages[Self.key(page)] ?? 0 }
 }

@@ -174,21 +174,33 @@ struct SiteBuilder {
         // Which locales each document and page exists in.
         // By index: a document is a large value, and grouping copies would retain every field.
         let documents = self.documents
-        let documentsByKey = Dictionary(grouping: documents.indices) { "\(documents[$0].kind)/\(documents[$0].id)" }
+        let documentsByKey = Dictionary(grouping: documents.indices) {
+            DocumentKey(kind: documents[$0].kind, id: documents[$0].id)
+        }
         let localeOf = { @Sendable (index: Int) in documents[index].locale }
         let pagesByID = Dictionary(grouping: pages, by: \.id)
 
         @Sendable func alternates(_ routes: [Route]) -> [String: String] {
             Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
         }
+        // Each document's route, and the routes of its language versions by locale.
+        let routes = documents.map { route(of: $0) }
+        let alternatesOf = {
+            var byOffset = [[String: String]](repeating: [:], count: documents.count)
+            for versions in documentsByKey.values {
+                let alternate = alternates(versions.map { routes[$0] })
+                for offset in versions { byOffset[offset] = alternate }
+            }
+            return byOffset
+        }()
         let linkTarget = { @Sendable (target: LinkTarget, locale: String) -> String? in
             guard case .document(let kind, let id, _, let anchor) = target else { return nil }
             var path: String?
             if kind == .page {
                 path = pagesByID[id].flatMap { pick($0, locale: locale, localeOf: \.locale) }.map { route(of: $0).path }
             } else {
-                path = documentsByKey["\(kind)/\(id)"].flatMap { pick($0, locale: locale, localeOf: localeOf) }
-                    .map { route(of: documents[$0]).path }
+                path = documentsByKey[DocumentKey(kind: kind, id: id)]
+                    .flatMap { pick($0, locale: locale, localeOf: localeOf) }.map { routes[$0].path }
             }
             guard let path else { return nil }
             return path + (anchor.map { "#" + Self.pageAnchor($0, kind: kind) } ?? "")
@@ -235,7 +247,7 @@ struct SiteBuilder {
                 .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
             let unsorted = chosen.map { documents[$0].indexEntry }
             let order = BundleWriter.indexPermutation(unsorted)
-            let entries = order.map { (entry: unsorted[$0], path: self.route(of: documents[chosen[$0]]).path) }
+            let entries = order.map { (entry: unsorted[$0], path: routes[chosen[$0]].path) }
             let listing = cache.map { _ in IndexListing(entries.map(\.entry), paths: entries.map(\.path)) }
             let html: Data
             if let listing,
@@ -251,8 +263,11 @@ struct SiteBuilder {
             }
             try emit(route.path + "index.html", html)
         }
-        @Sendable func renderDocument(_ document: Document, route: Route, alternates: [String: String]) throws {
-            let serial = origins.serial(of: document)
+        @Sendable func renderDocument(_ offset: Int) throws {
+            let document = documents[offset]
+            let route = routes[offset]
+            let alternates = alternatesOf[offset]
+            let serial = origins.serial(at: offset)
             if let reused = cache?.rendered.lookup(route.path, where: { $0.surface == surface && $0.serial == serial })
             {
                 try emit(route.path + "index.html", reused.html)
@@ -279,11 +294,7 @@ struct SiteBuilder {
                 )
             case .document(let offset):
                 defer { progress?.tick() }
-                let document = documents[offset]
-                let route = route(of: document)
-                let alternate = alternates(
-                    (documentsByKey["\(document.kind)/\(document.id)"] ?? []).map { self.route(of: documents[$0]) })
-                return (route, alternate, Result { try renderDocument(document, route: route, alternates: alternate) })
+                return (routes[offset], alternatesOf[offset], Result { try renderDocument(offset) })
             }
         }
         // The sitemap and `_headers` sort what is listed: the order rendered in does not matter.
@@ -366,6 +377,12 @@ struct SiteBuilder {
             "\(base)assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n"
         return out
     }
+}
+
+/// What names a document across its language versions: its kind and ID.
+private struct DocumentKey: Hashable {
+    var kind: ContentKind
+    var id: String
 }
 
 /// A page rendered in the site's parallel pass: an index page, or a document's page, by offset.
