@@ -421,32 +421,23 @@ public struct Compiler: Sendable {
     static func parallelMap<Input: Sendable, Output: Sendable>(
         _ inputs: [Input], _ transform: @Sendable (Input) -> Output
     ) -> [Output] {
-        let results = ResultSlots<Output>(count: inputs.count)
-        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-            results.set(index, transform(inputs[index]))
+        // Each input's result is written into its own slot, so no two threads touch the same
+        // memory and none waits for a lock; the slots are read once every thread is done.
+        [Output](unsafeUninitializedCapacity: inputs.count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            let slots = Slots(base: base)
+            DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+                (slots.base + index).initialize(to: transform(inputs[index]))
+            }
+            initialized = inputs.count
         }
-        return results.values
     }
 }
 
-/// Slots filled from several threads, read once all are done.
-private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private var slots: [Value?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
-    }
+/// Where ``Compiler/parallelMap(_:_:)`` writes its results: one slot per input, each written by
+/// one thread.
+private struct Slots<Value>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Value>
 }
 
 /// A compiler's content date, worked out at its first use and kept.

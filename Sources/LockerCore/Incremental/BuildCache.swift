@@ -335,66 +335,90 @@ protocol MemoGeneration: AnyObject {
 }
 
 /// Results by key, shared by the threads of a build; entries a build did not use are dropped at its end.
+///
+/// The table is split into shards by key, each with its own lock: a build looks up every note
+/// from every core, and one lock for all would have the cores wait on each other.
 final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @unchecked Sendable {
-    private var entries: [Key: (value: Value, used: Int)] = [:]
+    private final class Shard: @unchecked Sendable {
+        let lock = NSLock()
+        var entries: [Key: (value: Value, used: Int)] = [:]
+        /// How many entries this build used: when all, ``Memo/prune()`` has nothing to drop here.
+        var usedCount = 0
+        var hits = 0
+        var misses = 0
+
+        /// Runs `body` with the shard's lock held.
+        func locked<Result>(_ body: (Shard) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(self)
+        }
+
+        /// Counts an entry as used by the build numbered `generation`, once; called with the lock held.
+        func markUsed(_ key: Key, generation: Int) {
+            if entries[key]?.used != generation {
+                usedCount += 1
+                entries[key]?.used = generation
+            }
+        }
+    }
+
+    private let shards = (0..<32).map { _ in Shard() }
+    /// The build's number; changed only between builds, when no thread looks anything up.
     private var generation = 0
-    /// How many entries this build used: when all, ``prune()`` has nothing to drop.
-    private var usedCount = 0
-    private let lock = NSLock()
+
+    private func shard(_ key: Key) -> Shard { shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))] }
+
     /// How many lookups in this build returned a value, and how many did not.
-    private(set) var hits = 0
-    private(set) var misses = 0
+    var hits: Int { shards.reduce(0) { total, shard in total + shard.locked(\.hits) } }
+    var misses: Int { shards.reduce(0) { total, shard in total + shard.locked(\.misses) } }
 
     /// The value stored under `key` when `valid` accepts it, counted as used by this build.
+    /// `valid` runs without the lock, so that checking one entry does not hold up the others.
     func lookup(_ key: Key, where valid: (Value) -> Bool = { _ in true }) -> Value? {
-        lock.lock()
-        let found = entries[key]?.value
-        lock.unlock()
+        let shard = shard(key)
+        let found = shard.locked { $0.entries[key]?.value }
         guard let found, valid(found) else {
-            lock.lock()
-            misses += 1
-            lock.unlock()
+            shard.locked { $0.misses += 1 }
             return nil
         }
-        lock.lock()
-        markUsed(key)
-        hits += 1
-        lock.unlock()
+        let generation = self.generation
+        shard.locked { shard in
+            shard.markUsed(key, generation: generation)
+            shard.hits += 1
+        }
         return found
     }
 
     func store(_ value: Value, for key: Key) {
-        lock.lock()
-        markUsed(key)
-        entries[key] = (value, generation)
-        lock.unlock()
-    }
-
-    /// Counts an entry as used by this build, once; called with the lock held.
-    private func markUsed(_ key: Key) {
-        if entries[key]?.used != generation {
-            usedCount += 1
-            entries[key]?.used = generation
+        let generation = self.generation
+        shard(key).locked { shard in
+            shard.markUsed(key, generation: generation)
+            shard.entries[key] = (value, generation)
         }
     }
 
     func advance() {
-        lock.lock()
         generation += 1
-        usedCount = 0
-        hits = 0
-        misses = 0
-        lock.unlock()
+        for shard in shards {
+            shard.locked { shard in
+                shard.usedCount = 0
+                shard.hits = 0
+                shard.misses = 0
+            }
+        }
     }
 
     func prune() {
-        lock.lock()
-        if usedCount < entries.count {
-            // Few entries go unused from one build to the next: removing them is cheaper than
-            // copying the rest into a new table.
-            let unused = entries.compactMap { $0.value.used == generation ? nil : $0.key }
-            for key in unused { entries.removeValue(forKey: key) }
+        let generation = self.generation
+        for shard in shards {
+            shard.locked { shard in
+                guard shard.usedCount < shard.entries.count else { return }
+                // Few entries go unused from one build to the next: removing them is cheaper
+                // than copying the rest into a new table.
+                let unused = shard.entries.compactMap { $0.value.used == generation ? nil : $0.key }
+                for key in unused { shard.entries.removeValue(forKey: key) }
+            }
         }
-        lock.unlock()
     }
 }
