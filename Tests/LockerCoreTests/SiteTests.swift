@@ -158,6 +158,32 @@ import Testing
         #expect(variant.contains("<h1 id=\"headline\">B &amp; &lt;b&gt;</h1>"))
     }
 
+    @Test func aQuoteJoinedToACombiningMarkIsStillEscaped() throws {
+        // A quote and a combining accent make one Swift character, which is not a quote; the
+        // quote byte would still end an attribute's value.
+        let vault = try TestVault(
+            [
+                "pages/home.md":
+                    "---\nkind: page\ndescription: \"x\\\"\u{301} onload=\\\"alert(1)\"\napp: {name: A}\nhero: {headline: H}\n---\n",
+                "guide.md": "---\ntitle: \"G\\\"\u{301} onclick=\\\"alert(2)\"\n---\nText.\n",
+            ], config: "locales: [en]\n")
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        #expect(compilation.diagnostics.filter { $0.severity == .error }.isEmpty)
+        let pages = compilation.files.filter { $0.path.hasSuffix(".html") }
+        #expect(pages.count > 2)
+        // Kept out of the expectations' source text, which the macros quote.
+        let unescaped = "\"\u{301} on"
+        let escaped = "content=\"x&quot;\u{301} onload=&quot;alert(1)\""
+        for page in pages {
+            let html = String(decoding: page.data, as: UTF8.self)
+            #expect(!html.contains(unescaped), "\(page.path)")
+        }
+        let landing = try #require(
+            pages.first { $0.path == "site/index.html" }.map { String(decoding: $0.data, as: UTF8.self) })
+        #expect(landing.contains(escaped))
+    }
+
     // MARK: Structure
 
     @Test func urlsAreRelativeAndFolders() {

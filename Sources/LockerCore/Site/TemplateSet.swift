@@ -28,7 +28,8 @@ struct TemplateSet: Sendable {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
                 let text = String(data: data, encoding: .utf8)
             else {
-                diagnostics.append(Diagnostic(.error, .fileUnreadable, "cannot read the template as UTF-8 text", file: path))
+                diagnostics.append(
+                    Diagnostic(.error, .fileUnreadable, "cannot read the template as UTF-8 text", file: path))
                 continue
             }
             let key = String(name.dropLast(".mustache".count))
@@ -36,9 +37,12 @@ struct TemplateSet: Sendable {
             overridden.append(key)
         }
         var library = MustacheLibrary()
+        PageEscaping.register()
         for (name, text) in sources.sorted(by: { $0.key < $1.key }) {
             do {
-                library.register(try MustacheTemplate(string: text), named: name)
+                // Every template escapes with ``PageEscaping``: a pragma on a line of its own
+                // before the text, which Mustache drops with its line break.
+                library.register(try MustacheTemplate(string: PageEscaping.pragma + text), named: name)
             } catch {
                 let file = overridden.contains(name) ? Self.folder + "/\(name).mustache" : "<built-in \(name).mustache>"
                 diagnostics.append(Self.diagnostic(for: error, file: file))
@@ -56,8 +60,10 @@ struct TemplateSet: Sendable {
         for name in overridden where DefaultTemplates.all[name] == nil && !isIncluded(name) {
             diagnostics.append(
                 Diagnostic(
-                    .warning, .templateInvalid, "no page or template uses a template named '\(name)'", file: Self.folder + "/\(name).mustache",
-                    hint: "templates replace the built-in ones by name: " + DefaultTemplates.all.keys.sorted().joined(separator: ", ")))
+                    .warning, .templateInvalid, "no page or template uses a template named '\(name)'",
+                    file: Self.folder + "/\(name).mustache",
+                    hint: "templates replace the built-in ones by name: "
+                        + DefaultTemplates.all.keys.sorted().joined(separator: ", ")))
         }
         return TemplateSet(library: library, sources: sources, diagnostics: diagnostics, overridden: overridden)
     }
@@ -65,9 +71,10 @@ struct TemplateSet: Sendable {
     private static func diagnostic(for error: any Error, file: String) -> Diagnostic {
         if let parserError = error as? MustacheTemplate.ParserError {
             let context = parserError.context
+            // Lines are counted from the author's first line, not the pragma's.
             return Diagnostic(
                 .error, .templateInvalid, "the template cannot be parsed: \(parserError.error)", file: file,
-                at: SourcePosition(line: context.lineNumber, column: context.columnNumber))
+                at: SourcePosition(line: max(1, context.lineNumber - 1), column: context.columnNumber))
         }
         return Diagnostic(.error, .templateInvalid, "the template cannot be parsed: \(error)", file: file)
     }
@@ -76,4 +83,24 @@ struct TemplateSet: Sendable {
     func render(_ name: String, _ context: [String: Any]) -> String? {
         library.render(context, withTemplate: name)
     }
+}
+
+/// How the site's templates escape `{{variables}}`: byte by byte, as ``HTMLRenderer/escape(_:)``
+/// does for the pages' bodies.
+///
+/// Mustache's own HTML escaping compares whole characters: a quote followed by a combining mark
+/// is one character, left unescaped, and its quote byte would end an attribute's value. Bytes
+/// are also looked at many times faster than characters.
+struct PageEscaping: MustacheContentType {
+    /// The name templates select it by.
+    static let name = "LOCKER_HTML"
+    /// What each template is compiled with before its text.
+    static let pragma = "{{% CONTENT_TYPE: \(name) }}\n"
+
+    func escapeText(_ text: String) -> String { HTMLRenderer.escape(text) }
+
+    /// Makes the escaping known to Mustache, once per process.
+    static func register() { _ = registered }
+
+    private static let registered: Void = MustacheContentTypes.register(PageEscaping(), named: name)
 }
