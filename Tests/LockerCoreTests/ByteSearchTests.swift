@@ -1,3 +1,4 @@
+import LockerKit
 import LockerTestSupport
 import Testing
 
@@ -82,5 +83,26 @@ import Testing
             let broken = String(repeating: "a", count: offset) + "=a=" + String(repeating: "b", count: 20 - offset % 20)
             #expect(!broken.containsBytes("=="), "at \(offset)")
         }
+    }
+
+    @Test func byteOrderIsTheOrderOfTheUTF8Bytes() {
+        var random = SplitMix64(seed: 11)
+        // Prefixes of each other, small and large strings, non-ASCII, and é in both normalisations.
+        let pieces = [
+            "", "a", "b", "/", "я", "é", "e\u{301}", "folder-01/", "note-0999.md", String(repeating: "x", count: 20),
+        ]
+        var before = 0
+        for _ in 0..<4000 {
+            func text() -> String {
+                (0..<Int(random.next() % 5)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            }
+            let left = text()
+            let right = text()
+            let expected = left.utf8.lexicographicallyPrecedes(right.utf8)
+            if expected { before += 1 }
+            #expect(left.utf8Precedes(right) == expected, "\(Array(left.utf8)) < \(Array(right.utf8))")
+        }
+        #expect(before > 1000 && before < 3000)
+        #expect("e\u{301}".utf8Precedes("\u{E9}") && !"\u{E9}".utf8Precedes("e\u{301}"))
     }
 }

@@ -1,3 +1,5 @@
+import LockerKit
+
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable, Hashable, Codable, Comparable {
     /// Informational: never fails a run, not even under `--strict`.
@@ -61,7 +63,7 @@ public struct Diagnostic: Sendable, Hashable, Codable {
 
     /// Orders diagnostics by file, position, then code, so output is stable.
     public static func ordered(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
-        if lhs.file != rhs.file { return lhs.file.utf8.lexicographicallyPrecedes(rhs.file.utf8) }
+        if lhs.file != rhs.file { return lhs.file.utf8Precedes(rhs.file) }
         if lhs.position != rhs.position { return lhs.position < rhs.position }
         if lhs.code != rhs.code { return lhs.code.rawValue < rhs.code.rawValue }
         return lhs.message < rhs.message

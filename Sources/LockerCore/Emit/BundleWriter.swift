@@ -104,7 +104,7 @@ struct BundleWriter: Sendable {
                     sha256: asset.sha256))
         }
         let unsorted = entries
-        entries = unsorted.indices.sorted { unsorted[$0].path.utf8.lexicographicallyPrecedes(unsorted[$1].path.utf8) }
+        entries = unsorted.indices.sorted { unsorted[$0].path.utf8Precedes(unsorted[$1].path) }
             .map { unsorted[$0] }
         let manifest = Manifest(
             schemaVersion: BundleSchema.version,
@@ -132,8 +132,8 @@ struct BundleWriter: Sendable {
         case (.none, .some): return false
         default: break
         }
-        if lhs.title != rhs.title { return lhs.title.utf8.lexicographicallyPrecedes(rhs.title.utf8) }
-        return lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
+        if lhs.title != rhs.title { return lhs.title.utf8Precedes(rhs.title) }
+        return lhs.id.utf8Precedes(rhs.id)
     }
 
     /// Netlify / Cloudflare Pages `_headers`: hashed folders immutable, the manifest revalidated.

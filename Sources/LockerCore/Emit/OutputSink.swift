@@ -1,4 +1,5 @@
 import Foundation
+import LockerKit
 
 /// A file of the build output: its path relative to the output folder, and its bytes.
 public struct OutputFile: Sendable, Hashable {
@@ -41,7 +42,7 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
     public var files: [OutputFile] {
         let files = written
         // Offsets are sorted rather than the files: moving a file copies its path and data.
-        return files.indices.sorted { files[$0].path.utf8.lexicographicallyPrecedes(files[$1].path.utf8) }
+        return files.indices.sorted { files[$0].path.utf8Precedes(files[$1].path) }
             .map { files[$0] }
     }
 

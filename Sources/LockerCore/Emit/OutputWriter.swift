@@ -157,7 +157,7 @@ public enum OutputWriter {
             lock.unlock()
             do {
                 var text = markerHeading
-                for path in files.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                for path in files.keys.sorted(by: { $0.utf8Precedes($1) }) {
                     guard let entry = files[path] else { continue }
                     text += "\(entry.sha256) \(entry.stamp ?? "-") \(path)\n"
                 }

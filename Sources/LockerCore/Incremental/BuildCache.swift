@@ -254,7 +254,7 @@ struct SiteSurface: Sendable, Equatable {
     init(linkSurface: Int, templates: [String: String], baseURL: String?, pages: [Int], sharedFiles: [String]) {
         self.linkSurface = linkSurface
         self.pages = pages
-        for (name, text) in templates.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (name, text) in templates.sorted(by: { $0.key.utf8Precedes($1.key) }) {
             bytes.add([name, text])
         }
         bytes.add(baseURL.map { Data($0.utf8) })

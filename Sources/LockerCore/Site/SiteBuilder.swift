@@ -338,7 +338,7 @@ struct SiteBuilder {
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
 
             """
-        for entry in listed.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+        for entry in listed.sorted(by: { $0.path.utf8Precedes($1.path) }) {
             guard let location = absolute(entry.path) else { continue }
             out += "  <url>\n    <loc>\(HTMLRenderer.escape(location))</loc>\n"
             if entry.alternates.count > 1 {
@@ -367,7 +367,7 @@ struct SiteBuilder {
             """
         var out = "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n"
         let revalidated =
-            htmlPaths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } + ["404.html", "robots.txt"]
+            htmlPaths.sorted { $0.utf8Precedes($1) } + ["404.html", "robots.txt"]
             + (baseURL == nil ? [] : ["sitemap.xml"])
         for path in revalidated {
             out += "\(base)\(path)\n  Cache-Control: public, max-age=0, must-revalidate\n"

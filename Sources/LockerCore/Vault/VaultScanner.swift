@@ -1,4 +1,5 @@
 import Foundation
+import LockerKit
 
 #if canImport(Glibc)
     import Glibc
@@ -79,8 +80,8 @@ struct VaultScanner: Sendable {
                 }
             }
         }
-        listing.notes.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        listing.assets.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        listing.notes.sort { $0.path.utf8Precedes($1.path) }
+        listing.assets.sort { $0.path.utf8Precedes($1.path) }
         return listing
     }
 
@@ -114,7 +115,7 @@ struct VaultScanner: Sendable {
                 }
             entries.append(Entry(name: name, kind: kind))
         }
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries.sort { $0.name.utf8Precedes($1.name) }
         return entries
     }
 

@@ -91,7 +91,7 @@ public enum CanonicalJSON {
                 }
                 close(0x5D, count: values.count, indent: indent)
             case .object(let members):
-                let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                let keys = members.keys.sorted { $0.utf8Precedes($1) }
                 out.append(0x7B)
                 for (index, name) in keys.enumerated() {
                     separate(index, indent: indent)

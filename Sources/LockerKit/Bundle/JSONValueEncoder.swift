@@ -33,7 +33,7 @@ final class JSONNode {
         guard let members else { return [] }
         let ordered = members.enumerated().sorted { lhs, rhs in
             if lhs.element.key.utf8.elementsEqual(rhs.element.key.utf8) { return lhs.offset < rhs.offset }
-            return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
+            return lhs.element.key.utf8Precedes(rhs.element.key)
         }
         var result: [(key: String, child: Child)] = []
         result.reserveCapacity(ordered.count)
