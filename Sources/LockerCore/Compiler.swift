@@ -106,7 +106,7 @@ public struct Compiler: Sendable {
                 throw LockerError.io("cannot read \(configURL.path)")
             }
             configData = data
-            let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20).decode(
+            let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20, sizeHint: "keep the settings under 1 MiB").decode(
                 Array(data), file: VaultConfig.fileName)
             diagnostics += decodeDiagnostics.filter { $0.severity != .warning }
             if let decoded {

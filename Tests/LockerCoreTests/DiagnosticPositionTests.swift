@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LockerCore
 import LockerKit
+import Testing
+
+@testable import LockerCore
 
 /// One case: a vault whose file `file` holds a `1️⃣` marker where the diagnostic must point.
 struct PositionCase: CustomTestStringConvertible, Sendable {
@@ -27,7 +28,8 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
             code: .linkBrokenBlock, severity: .warning,
             files: ["target.md": "text ^real\n", "note.md": "> quoted 1️⃣[[target#^nope]]\n"]),
         PositionCase(code: .linkOutsideVault, severity: .error, files: ["note.md": "1️⃣[[../../etc/passwd]]\n"]),
-        PositionCase(code: .linkUnsafeURL, severity: .warning, files: ["note.md": "Click 1️⃣[here](javascript:alert(1)).\n"]),
+        PositionCase(
+            code: .linkUnsafeURL, severity: .warning, files: ["note.md": "Click 1️⃣[here](javascript:alert(1)).\n"]),
         PositionCase(code: .linkEmpty, severity: .warning, files: ["note.md": "Empty 1️⃣[[]] link\n"]),
         PositionCase(
             code: .embedCycle, severity: .error, file: "a.md",
@@ -41,11 +43,22 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(code: .headingTooDeep, severity: .warning, files: ["note.md": "## A\n\n1️⃣##### Deep\n"]),
         PositionCase(code: .blockDuplicateID, severity: .error, files: ["note.md": "one ^x\n\n1️⃣two ^x\n"]),
         PositionCase(code: .htmlDropped, severity: .warning, files: ["note.md": "Text\n\n1️⃣<div>hi</div>\n"]),
+        // The 101st level of quotes, list items and emphasis counted together is the first too deep.
+        PositionCase(
+            code: .markdownTooDeep, severity: .error,
+            files: ["note.md": "# N\n\n" + String(repeating: "> - ", count: 50) + "1️⃣> deep\n"]),
+        PositionCase(
+            code: .markdownTooDeep, severity: .error,
+            files: [
+                "note.md": "# N\n\n" + String(repeating: "- ", count: 60) + String(repeating: "> ", count: 40)
+                    + "1️⃣- deep\n"
+            ]),
         PositionCase(code: .commentUnterminated, severity: .warning, files: ["note.md": "Text 1️⃣%% never closed\n"]),
         PositionCase(code: .frontmatterUnterminated, severity: .error, files: ["note.md": "1️⃣---\ntitle: x\n"]),
         PositionCase(code: .frontmatterNotMapping, severity: .error, files: ["note.md": "---\n1️⃣- a\n- b\n---\nBody\n"]),
         PositionCase(
-            code: .frontmatterInvalidValue, severity: .error, files: ["note.md": "---\ntitle: T\ncategory: 1️⃣sailing\n---\n"]),
+            code: .frontmatterInvalidValue, severity: .error,
+            files: ["note.md": "---\ntitle: T\ncategory: 1️⃣sailing\n---\n"]),
         PositionCase(
             code: .frontmatterInvalidValue, severity: .error, files: ["note.md": "---\norder: 1️⃣first\n---\n"]),
         PositionCase(code: .idInvalid, severity: .error, files: ["note.md": "---\nid: 1️⃣bad id!\n---\n"]),
@@ -247,7 +260,9 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         try vault.write("note.md", Data([0xEF, 0xBB, 0xBF]) + Data("Line\n[[Missing]]\n".utf8))
         let diagnostics = try vault.diagnostics()
         #expect(diagnostics.with(.fileBOM).first?.severity == .note)
-        #expect(diagnostics.with(.linkBroken).first?.position == SourcePosition(line: 2, column: 1), "\(diagnostics.rendered)")
+        #expect(
+            diagnostics.with(.linkBroken).first?.position == SourcePosition(line: 2, column: 1),
+            "\(diagnostics.rendered)")
     }
 
     @Test func readsCRLFWithTruePositions() throws {
@@ -255,7 +270,9 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         defer { vault.remove() }
         let diagnostics = try vault.diagnostics()
         #expect(diagnostics.with(.fileCRLF).first?.severity == .note)
-        #expect(diagnostics.with(.linkBroken).first?.position == SourcePosition(line: 6, column: 8), "\(diagnostics.rendered)")
+        #expect(
+            diagnostics.with(.linkBroken).first?.position == SourcePosition(line: 6, column: 8),
+            "\(diagnostics.rendered)")
         #expect(try vault.compile().guides.first?.title == "T")
     }
 

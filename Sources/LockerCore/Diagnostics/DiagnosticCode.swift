@@ -85,6 +85,8 @@ extension DiagnosticCode {
     public static let headingTooDeep = DiagnosticCode(rawValue: "heading.too-deep")
     /// The same block ID twice in one note.
     public static let blockDuplicateID = DiagnosticCode(rawValue: "block.duplicate-id")
+    /// Quotes, callouts, lists and inline spans nested deeper than the limit: the rest is dropped.
+    public static let markdownTooDeep = DiagnosticCode(rawValue: "markdown.too-deep")
     /// Raw HTML in a note: apps render no HTML, so it is dropped.
     public static let htmlDropped = DiagnosticCode(rawValue: "html.dropped")
     /// A `%%` comment that never closes: the rest of the note is hidden.

@@ -10,6 +10,16 @@ struct BlockConverter {
     /// Inline tags in the order they appear.
     private(set) var tags: [String] = []
 
+    /// How deep blocks and inlines may nest: quotes, callouts, list items, emphasis, strong,
+    /// strikethrough and links, counted together. Deeper content is dropped with an error
+    /// (`markdown.too-deep`), so the blocks this converter makes are never deeper than this, and
+    /// every later stage, which walks them recursively, is bounded by it.
+    static let nestingLimit = 100
+    /// How many quotes, callouts, list items and inline spans enclose what is being converted.
+    private var depth = 0
+    /// Whether the note already has its `markdown.too-deep` error: one per note is enough.
+    private var reportedTooDeep = false
+
     init(source: SourceText, file: String) {
         self.source = source
         self.file = file
@@ -38,6 +48,23 @@ struct BlockConverter {
         return source.position(line: node.startLine, byteColumn: max(1, node.startColumn))
     }
 
+    /// Whether one more level of nesting fits, at `node`; reports the first that does not.
+    private mutating func enter(_ node: MarkdownNode) -> Bool {
+        guard depth < Self.nestingLimit else {
+            if !reportedTooDeep {
+                reportedTooDeep = true
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .markdownTooDeep,
+                        "quotes, callouts, lists and emphasis nest more than \(Self.nestingLimit) levels deep here; what is deeper is dropped",
+                        file: file, at: position(node), hint: "flatten the structure: split it into sections"))
+            }
+            return false
+        }
+        depth += 1
+        return true
+    }
+
     private mutating func block(_ node: MarkdownNode) -> [ParsedBlock] {
         let at = position(node)
         switch node.kind {
@@ -50,14 +77,17 @@ struct BlockConverter {
             let blockID = Self.takeBlockID(&inlines)
             return [ParsedBlock(content: .heading(level: level, inlines), blockID: blockID, position: at)]
         case .blockQuote:
+            guard enter(node) else { return [] }
+            defer { depth -= 1 }
             return [quoteOrCallout(node, at: at)]
         case .list(let ordered, let start, _):
             var items: [ParsedListItem] = []
             var isTask = false
             for child in node.children {
-                guard case .item(let task) = child.kind else { continue }
+                guard case .item(let task) = child.kind, enter(child) else { continue }
                 if task != nil { isTask = true }
                 var children = blocks(child.children)
+                depth -= 1
                 var blockID: String?
                 if let last = children.indices.last, let id = children[last].blockID,
                     case .paragraph = children[last].content
@@ -186,12 +216,22 @@ struct BlockConverter {
             case .softBreak: result.append(.softBreak)
             case .lineBreak: result.append(.lineBreak)
             case .code: result.append(.code(node.literal))
-            case .emphasis: result.append(.emphasis(rawInlines(node.children)))
-            case .strong: result.append(.strong(rawInlines(node.children)))
-            case .strikethrough: result.append(.strikethrough(rawInlines(node.children)))
-            case .link(let url, _):
-                result.append(.link(destination: url, children: rawInlines(node.children), position: position(node)))
+            case .emphasis, .strong, .strikethrough, .link:
+                guard enter(node) else { continue }
+                let children = rawInlines(node.children)
+                depth -= 1
+                switch node.kind {
+                case .emphasis: result.append(.emphasis(children))
+                case .strong: result.append(.strong(children))
+                case .strikethrough: result.append(.strikethrough(children))
+                case .link(let url, _):
+                    result.append(.link(destination: url, children: children, position: position(node)))
+                default: break
+                }
             case .image(let url, _):
+                // An image's description may hold images in turn.
+                guard enter(node) else { continue }
+                defer { depth -= 1 }
                 let alt = ObsidianInlines.merge(rawInlines(node.children)).compactMap {
                     if case .text(let text) = $0 { return text }
                     return nil
@@ -208,7 +248,10 @@ struct BlockConverter {
                             file: file, at: position(node)))
                 }
             default:
-                result += rawInlines(node.children)
+                let children = node.children
+                guard !children.isEmpty, enter(node) else { continue }
+                result += rawInlines(children)
+                depth -= 1
             }
         }
         return ObsidianInlines.merge(result)

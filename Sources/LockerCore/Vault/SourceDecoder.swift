@@ -4,14 +4,15 @@ import Foundation
 struct SourceDecoder: Sendable {
     /// Files larger than this are not read as notes.
     var maxBytes: Int
+    /// What to do about a file over `maxBytes`.
+    var sizeHint = "split the note, or raise maxFileSize in locker.yml"
 
     /// The decoded text (nil when the file cannot be used) and what was noticed on the way.
     func decode(_ raw: [UInt8], file: String) -> (SourceText?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         if raw.count > maxBytes {
             let message = "file is \(raw.count) bytes, over the limit of \(maxBytes)"
-            let hint = "split the note, or raise maxFileSize in locker.yml"
-            return (nil, [Diagnostic(.error, .fileTooLarge, message, file: file, hint: hint)])
+            return (nil, [Diagnostic(.error, .fileTooLarge, message, file: file, hint: sizeHint)])
         }
         var bytes = raw[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -20,7 +21,8 @@ struct SourceDecoder: Sendable {
         }
         if let nul = Self.firstIndex(of: 0, in: bytes) {
             let position = Self.roughPosition(of: nul, in: bytes)
-            let diagnostic = Diagnostic(.error, .fileBinary, "file holds NUL bytes: binary data, not a note", file: file, at: position)
+            let diagnostic = Diagnostic(
+                .error, .fileBinary, "file holds NUL bytes: binary data, not a note", file: file, at: position)
             return (nil, diagnostics + [diagnostic])
         }
         var normalized = bytes
