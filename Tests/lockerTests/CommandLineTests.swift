@@ -7,6 +7,8 @@ struct LockerRun {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Whether the run was stopped for taking longer than its time limit.
+    var timedOut = false
 
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["LOCKER_BIN"] { return URL(fileURLWithPath: path) }
@@ -24,7 +26,7 @@ struct LockerRun {
     @discardableResult
     init(
         _ arguments: [String], in folder: URL, environment: [String: String] = ["SOURCE_DATE_EPOCH": "0"],
-        stdin: String? = nil, executable: String? = nil
+        stdin: String? = nil, executable: String? = nil, timeLimit: TimeInterval? = nil
     ) throws {
         let process = Process()
         process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? Self.binary
@@ -46,12 +48,41 @@ struct LockerRun {
                 try? writer.close()
             }
         }
+        // A run that must not hang is stopped at its limit, and says so.
+        let stopped = Stopped()
+        if let timeLimit {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) {
+                if process.isRunning {
+                    stopped.set()
+                    process.terminate()
+                }
+            }
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        timedOut = stopped.value
         status = process.terminationStatus
         stdout = String(decoding: outData, as: UTF8.self)
         stderr = String(decoding: errData, as: UTF8.self)
+    }
+}
+
+/// Whether a run was stopped at its time limit; set from the timer's thread.
+private final class Stopped: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+
+    func set() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+    }
+
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
     }
 }
 

@@ -59,7 +59,10 @@ import Testing
 
     @Test func deepOrLargeSettingsAreAConfigurationError() throws {
         for (settings, expected) in [
-            ("title: " + String(repeating: "[", count: Self.levels) + "\n", "vault/locker.yml:1:9: error: invalid YAML"),
+            (
+                "title: " + String(repeating: "[", count: Self.levels) + "\n",
+                "vault/locker.yml:1:9: error: invalid YAML"
+            ),
             (
                 "title: x\n" + String(repeating: "# padding\n", count: 120_000),
                 "vault/locker.yml:1:1: error: file is 1200009 bytes"
@@ -71,5 +74,21 @@ import Testing
             #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
             #expect((run.stdout + run.stderr).contains(expected), "\(run.stdout)\(run.stderr)")
         }
+    }
+
+    @Test func inputsThatOnceTookQuadraticTimeFinish() throws {
+        // 100,000 headings with one title (each numbered after the last), a million `==`
+        // markers and 200,000 unmatched `*`: once minutes each, now seconds even in a debug build.
+        let note =
+            "# T\n\n" + String(repeating: "## a\n", count: 100_000) + "\n" + String(repeating: "==", count: 500_000)
+            + "\n\n" + String(repeating: "*a", count: 200_000) + "\n"
+        let workspace = try Workspace(["note.md": note, "other.md": "# O\n\n[[note#a-100000]] [[note#a-100001]]\n"])
+        defer { workspace.remove() }
+        let run = try LockerRun(["check", "vault"], in: workspace.root, timeLimit: 60)
+        #expect(!run.timedOut, "locker check was stopped after 60 s")
+        // The last heading is `a-100000`; there is no `a-100001`.
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.stdout.contains("vault/other.md:3:19: warning: 'note.md' has no heading 'a-100001'"), "\(run.stdout)")
     }
 }

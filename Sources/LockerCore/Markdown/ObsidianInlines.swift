@@ -140,14 +140,28 @@ enum ObsidianInlines {
         func isText(_ inline: Inline) -> Bool { if case .text = inline { true } else { false } }
         guard inlines.indices.dropFirst().contains(where: { isText(inlines[$0 - 1]) && isText(inlines[$0]) })
         else { return inlines }
+        // A run of texts is gathered in one string, appended to in place: joining each text to
+        // the run so far would copy the run every time, quadratic in a run of many short texts.
         var result: [Inline] = []
+        var run: String?
         for inline in inlines {
-            if case .text(let next) = inline, case .text(let previous)? = result.last {
-                result[result.count - 1] = .text(previous + next)
-            } else {
-                result.append(inline)
+            if case .text(let next) = inline {
+                if var joined = run {
+                    run = nil
+                    joined += next
+                    run = joined
+                } else {
+                    run = next
+                }
+                continue
             }
+            if let joined = run {
+                result.append(.text(joined))
+                run = nil
+            }
+            result.append(inline)
         }
+        if let joined = run { result.append(.text(joined)) }
         return result
     }
 }

@@ -2,7 +2,8 @@
 struct SectionBuilder {
     let file: String
     private(set) var diagnostics: [Diagnostic] = []
-    private var usedAnchors: Set<String> = []
+    /// The anchors given so far: a repeated heading gets the next free number in linear time.
+    private var anchors = IDAllocator()
 
     init(file: String) { self.file = file }
 
@@ -69,14 +70,6 @@ struct SectionBuilder {
     /// A slug of the heading, made unique in the note with `-2`, `-3`, ….
     private mutating func anchor(for title: String) -> String {
         let slug = Slug.make(title)
-        let base = slug.isEmpty ? "section" : slug
-        var candidate = base
-        var counter = 2
-        while usedAnchors.contains(candidate) {
-            candidate = "\(base)-\(counter)"
-            counter += 1
-        }
-        usedAnchors.insert(candidate)
-        return candidate
+        return anchors.claim(slug.isEmpty ? "section" : slug)
     }
 }
