@@ -106,7 +106,9 @@ public struct Compiler: Sendable {
                 throw LockerError.io("cannot read \(configURL.path)")
             }
             configData = data
-            let (decoded, decodeDiagnostics) = SourceDecoder(maxBytes: 1 << 20, sizeHint: "keep the settings under 1 MiB").decode(
+            let (decoded, decodeDiagnostics) = SourceDecoder(
+                maxBytes: 1 << 20, sizeHint: "keep the settings under 1 MiB"
+            ).decode(
                 Array(data), file: VaultConfig.fileName)
             diagnostics += decodeDiagnostics.filter { $0.severity != .warning }
             if let decoded {
@@ -149,7 +151,8 @@ public struct Compiler: Sendable {
             cache?.index(for: surface)?.replacingNotes(notes)
             ?? VaultIndex(notes: notes, assets: assetPaths, locales: config.locales)
         cache?.keep(index, for: surface)
-        let resolver = LinkResolver(index: index, unresolvedSeverity: config.unresolvedLinks)
+        let resolver = LinkResolver(
+            index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)

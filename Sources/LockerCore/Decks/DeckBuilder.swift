@@ -13,7 +13,7 @@ extension DocumentBuilder {
         var decks: [Deck] = []
         var versions: [VersionParts] = []
         let present = Set((group.headers + group.members).map { notes[$0].locale })
-        let locales = config.locales.filter(present.contains) + present.subtracting(config.locales).sorted()
+        let locales = config.localePreference.ordered(present)
         if locales.isEmpty {
             diagnostics.append(
                 Diagnostic(
@@ -23,7 +23,7 @@ extension DocumentBuilder {
         }
         for locale in locales {
             let headers = group.headers.filter { notes[$0].locale == locale }
-            let header = headers.first ?? group.headers.first { notes[$0].locale == config.defaultLocale } ?? group.headers.first
+            let header = config.preferred(group.headers, in: locale) { notes[$0].locale }
             var cards: [ParsedCard] = []
             for noteIndex in headers {
                 var reader = CardReader(note: notes[noteIndex], noteIndex: noteIndex)
@@ -54,9 +54,11 @@ extension DocumentBuilder {
                 if let emptySide {
                     diagnostics.append(
                         Diagnostic(
-                            .error, .deckEmptySide, "card has an empty \(emptySide)", file: card.file, at: card.position,
+                            .error, .deckEmptySide, "card has an empty \(emptySide)", file: card.file,
+                            at: card.position,
                             hint: card.stamp == .frontmatter
-                                ? "a card note's title is the front and its text the back" : "write 'front::back', or front lines, '?', back lines"))
+                                ? "a card note's title is the front and its text the back"
+                                : "write 'front::back', or front lines, '?', back lines"))
                 }
                 let key = card.frontText.lowercased()
                 if !key.isEmpty, let earlier = fronts[key] {
@@ -64,7 +66,8 @@ extension DocumentBuilder {
                         Diagnostic(
                             .warning, .deckDuplicateCard,
                             "card '\(card.frontText.excerpt)' has the same front as the card at \(earlier.file):\(earlier.position.line)",
-                            file: card.file, at: card.position, hint: "merge the two cards, or make the questions differ"))
+                            file: card.file, at: card.position,
+                            hint: "merge the two cards, or make the questions differ"))
                 } else if !key.isEmpty {
                     fronts[key] = card
                 }
@@ -72,14 +75,17 @@ extension DocumentBuilder {
                     Card(
                         id: card.id,
                         uuid: ContentIdentity.uuidString(kind: .deck, id: group.id, part: ["card", card.id]),
-                        front: front, back: back, frontText: card.frontText, source: card.file, explicitID: card.isExplicit))
+                        front: front, back: back, frontText: card.frontText, source: card.file,
+                        explicitID: card.isExplicit))
             }
             diagnostics += takeDiagnostics()
 
             let headerNote = header.map { notes[$0] }
             let folderName = VaultPath.fileName(of: group.path)
             var title = headerNote?.title ?? folderName
-            if let headerNote, headerNote.title == headerNote.stem, DeckCatalog.isFolderNote(headerNote) { title = folderName }
+            if let headerNote, headerNote.title == headerNote.stem, DeckCatalog.isFolderNote(headerNote) {
+                title = folderName
+            }
             var description = headerNote?.frontmatter.description ?? headerNote?.frontmatter.subtitle
             if description == nil, let headerNote, !identified.contains(where: { $0.note == header }),
                 case .paragraph(let inlines)? = headerNote.blocks.first?.content
@@ -96,7 +102,8 @@ extension DocumentBuilder {
             }
             versions.append(
                 VersionParts(
-                    kind: .deck, id: group.id, locale: locale, source: headers.first.map { notes[$0].path } ?? group.path,
+                    kind: .deck, id: group.id, locale: locale,
+                    source: headers.first.map { notes[$0].path } ?? group.path,
                     parts: identified.map { PartSite(id: $0.id, file: $0.file, position: $0.position) }))
             decks.append(
                 Deck(
@@ -157,8 +164,12 @@ extension DocumentBuilder {
                 Diagnostic(
                     .warning, .idDerived,
                     "\(what) '\(card.frontText.excerpt)' has no ID; its derived ID '\(id)' changes when its text does, orphaning users' progress",
-                    file: card.file, at: card.position, hint: "run 'locker ids --write' to write the IDs into the notes"))
-            stamps.append(IDStamp(file: card.file, placement: card.stamp, id: id, label: card.frontText.excerpt, position: card.position))
+                    file: card.file, at: card.position, hint: "run 'locker ids --write' to write the IDs into the notes"
+                ))
+            stamps.append(
+                IDStamp(
+                    file: card.file, placement: card.stamp, id: id, label: card.frontText.excerpt,
+                    position: card.position))
         }
         return (cards, diagnostics, stamps)
     }

@@ -11,13 +11,13 @@ enum TranslationIDs {
     /// The ID to write for each item without one, by note path and title line, where it differs
     /// from the item's own derived ID.
     static func adopted(_ notes: [ParsedNote], config: VaultConfig) -> [String: [Int: String]] {
-        let rank = { (note: ParsedNote) in
-            note.locale == config.defaultLocale ? -1 : (config.locales.firstIndex(of: note.locale) ?? Int.max)
-        }
+        // The default locale's version first, then the others in the order a reader falls back.
+        let preference = config.localePreference
+        let rank = { (note: ParsedNote) in preference.rank(note.locale, for: config.defaultLocale) }
         let versions = notes.filter { $0.kind == .checklist && $0.checklist != nil }
         var result: [String: [Int: String]] = [:]
         for (_, group) in Dictionary(grouping: versions, by: \.id) where group.count > 1 {
-            let sorted = group.sorted { (rank($0), $0.path) < (rank($1), $1.path) }
+            let sorted = group.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : $0.path < $1.path }
             for version in sorted {
                 guard let checklist = version.checklist else { continue }
                 let shape = Self.shape(checklist)
@@ -29,7 +29,9 @@ enum TranslationIDs {
                 for (position, item) in items.enumerated() where !item.isExplicit {
                     let counterparts = others.compactMap { $0.checklist?.items[position] }
                     let written = counterparts.first(where: \.isExplicit)?.id
-                    let reference = others.first.flatMap { rank($0) < rank(version) ? $0.checklist?.items[position].id : nil }
+                    let reference = others.first.flatMap {
+                        rank($0) < rank(version) ? $0.checklist?.items[position].id : nil
+                    }
                     guard let id = written ?? reference, id != item.id, !used.contains(id) else { continue }
                     used.insert(id)
                     result[version.path, default: [:]][item.titleLine] = id

@@ -9,6 +9,8 @@ import LockerKit
 struct LinkResolver: Sendable {
     let index: VaultIndex
     let unresolvedSeverity: Severity
+    /// Which translation a link to a translated note means, for the linking note's locale.
+    let preference: LocalePreference
 
     /// The outcome of resolving a note link.
     enum NoteResolution: Equatable {
@@ -63,10 +65,11 @@ struct LinkResolver: Sendable {
         return .ambiguous(candidates.sorted { index.notes[$0].path < index.notes[$1].path })
     }
 
-    /// The translation in `locale` when there is one, else the first by path.
+    /// The translation to use for a reader of `locale`, as the bundle and the site choose it
+    /// (``LocalePreference``); the first by path among several in one locale.
     func preferredTranslation(_ group: [Int], locale: String) -> Int {
-        let sorted = group.sorted { index.notes[$0].path < index.notes[$1].path }
-        return sorted.first { index.notes[$0].locale == locale } ?? sorted[0]
+        let sorted = group.sorted { index.notes[$0].path.utf8Precedes(index.notes[$1].path) }
+        return preference.preferred(sorted, in: locale) { index.notes[$0].locale } ?? group[0]
     }
 
     /// Resolves an image or file target to a vault asset path.

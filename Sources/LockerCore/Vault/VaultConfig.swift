@@ -52,7 +52,14 @@ public struct VaultConfig: Sendable, Hashable {
         }
         guard let root else { return (config, []) }
         guard case .mapping(let entries, _) = root else {
-            return (config, [Diagnostic(.error, .configInvalid, "locker.yml must be a mapping of keys to values", file: file, at: root.position)])
+            return (
+                config,
+                [
+                    Diagnostic(
+                        .error, .configInvalid, "locker.yml must be a mapping of keys to values", file: file,
+                        at: root.position)
+                ]
+            )
         }
         func invalid(_ value: YAMLValue, _ message: String) {
             diagnostics.append(Diagnostic(.error, .configInvalid, message, file: file, at: value.position))
@@ -123,7 +130,8 @@ public struct VaultConfig: Sendable, Hashable {
                     if Self.isValidScheme(scheme) {
                         config.deepLinkScheme = scheme.lowercased()
                     } else {
-                        invalid(value, "'\(scheme)' is not a URL scheme: a letter, then letters, digits, '+', '-' or '.'")
+                        invalid(
+                            value, "'\(scheme)' is not a URL scheme: a letter, then letters, digits, '+', '-' or '.'")
                     }
                 }
             case "unresolvedLinks":
@@ -135,7 +143,9 @@ public struct VaultConfig: Sendable, Hashable {
             case "exclude":
                 let items: [YAMLValue]
                 if case .sequence(let values, _) = value { items = values } else { items = [value] }
-                config.exclude = items.compactMap { string($0, "exclude") }.map { VaultPath.normalize($0).trimmingSlashes }
+                config.exclude = items.compactMap { string($0, "exclude") }.map {
+                    VaultPath.normalize($0).trimmingSlashes
+                }
             case "maxFileSize":
                 if let size = integer(value, entry.key, minimum: 1) { config.maxFileSize = size }
             case "embedDepth":
@@ -151,7 +161,9 @@ public struct VaultConfig: Sendable, Hashable {
             if config.locales.contains(locale) {
                 config.defaultLocale = locale
             } else {
-                invalid(value, "defaultLocale '\(locale)' is not one of the locales: \(config.locales.joined(separator: ", "))")
+                invalid(
+                    value,
+                    "defaultLocale '\(locale)' is not one of the locales: \(config.locales.joined(separator: ", "))")
                 config.defaultLocale = config.locales[0]
             }
         } else {
@@ -165,11 +177,14 @@ public struct VaultConfig: Sendable, Hashable {
     /// Where a locale stands in ``locales``; unknown locales last.
     func rank(_ locale: String) -> Int { locales.firstIndex(of: locale) ?? Int.max }
 
-    /// The version to show in `locale`: that locale's, else the default locale's, else the first
-    /// by ``locales`` order.
+    /// The rule for choosing between translations, with this vault's locales.
+    public var localePreference: LocalePreference {
+        LocalePreference(locales: locales, defaultLocale: defaultLocale)
+    }
+
+    /// The version to show in `locale` (see ``LocalePreference``).
     func preferred<Version>(_ versions: [Version], in locale: String, localeOf: (Version) -> String) -> Version? {
-        versions.first { localeOf($0) == locale } ?? versions.first { localeOf($0) == defaultLocale }
-            ?? versions.min { (rank(localeOf($0)), localeOf($0)) < (rank(localeOf($1)), localeOf($1)) }
+        localePreference.preferred(versions, in: locale, localeOf: localeOf)
     }
 
     /// The kind of a note at a vault path, from the deepest folder named in ``kinds``.
@@ -200,7 +215,8 @@ enum LocaleTag {
             language.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
         else { return false }
         return parts.dropFirst().allSatisfy { part in
-            (2...8).contains(part.count) && part.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) }
+            (2...8).contains(part.count)
+                && part.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) }
         }
     }
 }

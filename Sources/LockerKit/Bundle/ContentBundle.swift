@@ -24,6 +24,10 @@ public struct ContentBundle: Sendable {
     public var defaultLocale: String { manifest.defaultLocale }
     /// Every locale of the bundle, in the order of `locker.yml`.
     public var locales: [String] { manifest.locales }
+    /// How a locale falls back to another: the rule the build chose documents by.
+    public var preference: LocalePreference {
+        LocalePreference(locales: manifest.locales, defaultLocale: manifest.defaultLocale)
+    }
 
     /// Opens and verifies the bundle in `folder`.
     ///
@@ -64,9 +68,7 @@ public struct ContentBundle: Sendable {
     /// default locale, else the first locale (in the bundle's order) that has one.
     public func resolvedLocale(of kind: ContentKind, id: String, for locale: String) -> String? {
         guard let versions = entries[kind]?[id] else { return nil }
-        if versions[locale] != nil { return locale }
-        if versions[defaultLocale] != nil { return defaultLocale }
-        return locales.first { versions[$0] != nil } ?? versions.keys.sorted().first
+        return preference.preferred(versions.keys, in: locale) { $0 }
     }
 
     /// The document `kind`/`id` in `locale`, falling back as ``resolvedLocale(of:id:for:)`` says.
@@ -108,10 +110,7 @@ public struct ContentBundle: Sendable {
     /// `nil` when the bundle has no index of that kind.
     public func index(of kind: ContentKind, locale: String) throws(BundleError) -> ContentIndex? {
         let indexes = manifest.files.filter { $0.kind == "index" && $0.lists == kind.rawValue }
-        guard
-            let file = indexes.first(where: { $0.locale == locale })
-                ?? indexes.first(where: { $0.locale == defaultLocale }) ?? indexes.first
-        else { return nil }
+        guard let file = preference.preferred(indexes, in: locale, localeOf: { $0.locale ?? "" }) else { return nil }
         return try decode(ContentIndex.self, at: file.path)
     }
 
