@@ -149,7 +149,7 @@ public struct Compiler: Sendable {
         let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: assetPaths)) ?? 0
         let index =
             cache?.index(for: surface)?.replacingNotes(notes)
-            ?? VaultIndex(notes: notes, assets: assetPaths, locales: config.locales)
+            ?? VaultIndex(notes: notes, assets: assetPaths)
         cache?.keep(index, for: surface)
         let resolver = LinkResolver(
             index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)

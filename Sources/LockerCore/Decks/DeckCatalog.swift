@@ -39,7 +39,7 @@ struct DeckCatalog: Sendable {
                     index)
             } else if config.kind(forPath: note.path) != .deck, saysDeck {
                 // A note of its own cards: its translations share its path without the locale suffix.
-                let key = "note:" + VaultPath.removingExtension(note.path).dropLocaleSuffix(config.locales)
+                let key = "note:" + note.basePath
                 groupsByKey[key, default: Group(id: "", path: note.path, headers: [], members: [])].headers.append(
                     index)
             }
@@ -118,15 +118,5 @@ struct DeckCatalog: Sendable {
     static func isFolderNote(_ note: ParsedNote) -> Bool {
         let folder = VaultPath.folder(of: note.path)
         return !folder.isEmpty && (note.stem == "_deck" || note.stem == VaultPath.fileName(of: folder))
-    }
-}
-
-extension String {
-    /// The path without a trailing `.<locale>` of one of the locales.
-    func dropLocaleSuffix(_ locales: [String]) -> String {
-        guard let dot = lastIndex(of: "."), !self[index(after: dot)...].contains("/"),
-            locales.contains(String(self[index(after: dot)...]))
-        else { return self }
-        return String(self[..<dot])
     }
 }

@@ -23,16 +23,13 @@ struct VaultIndex: Sendable {
         var id: String
     }
 
-    init(notes: [ParsedNote], assets: [String], locales: [String]) {
+    init(notes: [ParsedNote], assets: [String]) {
         self.notes = notes
         self.assets = Set(assets)
         for (index, note) in notes.enumerated() {
+            // A translation is found by its own name and by the name it shares with the others.
             let withoutExtension = VaultPath.removingExtension(note.path)
-            var paths = [withoutExtension]
-            let name = VaultPath.fileName(of: withoutExtension)
-            if let dot = name.lastIndex(of: "."), locales.contains(String(name[name.index(after: dot)...])) {
-                paths.append(VaultPath.removingExtension(withoutExtension))
-            }
+            let paths = note.basePath == withoutExtension ? [withoutExtension] : [withoutExtension, note.basePath]
             for path in paths {
                 notesByPath[path, default: []].append(index)
                 notesByPathLowercased[path.lowercased(), default: []].append(index)

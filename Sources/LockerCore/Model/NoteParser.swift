@@ -36,8 +36,7 @@ struct NoteParser: Sendable {
         diagnostics += structure.diagnostics
 
         let identity = identity(path: path, frontmatter: frontmatter)
-        let stem = VaultPath.fileName(of: identity.basePath)
-        let title = frontmatter.title ?? h1.map { $0.plainText } ?? stem
+        let title = frontmatter.title ?? h1.map { $0.plainText } ?? VaultPath.fileName(of: identity.basePath)
 
         var headings: [String: String] = [:]
         var blocksByID: [String: ParsedBlock] = [:]
@@ -96,7 +95,7 @@ struct NoteParser: Sendable {
             explicitLocale: frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path),
             frontmatter: frontmatter,
             title: title, blocks: blocks, sections: sections, bodyTags: converter.tags, headings: headings,
-            blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, stem: stem)
+            blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, basePath: identity.basePath)
         return (note, diagnostics)
     }
 
@@ -130,16 +129,7 @@ struct NoteParser: Sendable {
     func identity(path: String, frontmatter: Frontmatter) -> (
         kind: ContentKind, locale: String, id: String, basePath: String
     ) {
-        var basePath = VaultPath.removingExtension(path)
-        var suffixLocale: String?
-        let name = VaultPath.fileName(of: basePath)
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            let suffix = String(name[name.index(after: dot)...])
-            if config.locales.contains(suffix) {
-                suffixLocale = suffix
-                basePath = VaultPath.removingExtension(basePath)
-            }
-        }
+        let (basePath, suffixLocale) = VaultPath.basePath(of: path, locales: config.locales)
         let kind = frontmatter.kind ?? Self.kind(forType: frontmatter.type) ?? config.kind(forPath: path) ?? .guide
         let locale = frontmatter.lang ?? suffixLocale ?? config.defaultLocale
         let derived = Slug.id(forPath: basePath)

@@ -105,6 +105,9 @@ final class ParsedNote: Sendable {
     let diagnostics: [Diagnostic]
     /// The checklist the note describes, when its kind is ``ContentKind/checklist``.
     let checklist: ParsedChecklist?
+    /// The path without extension and locale suffix, which the note's translations share
+    /// (``VaultPath/basePath(of:locales:)``).
+    let basePath: String
     /// The name the note is known by without a title: its file name without extension and locale.
     let stem: String
     /// The UUID of the document the note is (or is part of), from its kind and ID: made once
@@ -115,7 +118,7 @@ final class ParsedNote: Sendable {
         path: String, kind: ContentKind, id: String, idPosition: SourcePosition, locale: String,
         explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock],
         sections: [ParsedSection], bodyTags: [String], headings: [String: String],
-        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, stem: String
+        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, basePath: String
     ) {
         self.path = path
         self.kind = kind
@@ -132,7 +135,8 @@ final class ParsedNote: Sendable {
         self.blocksByID = blocksByID
         self.diagnostics = diagnostics
         self.checklist = checklist
-        self.stem = stem
+        self.basePath = basePath
+        stem = VaultPath.fileName(of: basePath)
         uuid = ContentIdentity.uuidString(kind: kind, id: id)
     }
 
@@ -141,6 +145,7 @@ final class ParsedNote: Sendable {
         ParsedNote(
             path: path, kind: .deck, id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale,
             frontmatter: frontmatter, title: title, blocks: blocks, sections: sections, bodyTags: bodyTags,
-            headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, stem: stem)
+            headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist,
+            basePath: basePath)
     }
 }

@@ -32,13 +32,16 @@ struct TranslationChecker {
             for (key, group) in byDocument.sorted(by: { $0.key < $1.key }) {
                 let present = Set(group.map(\.locale))
                 let missing = config.locales.filter { !present.contains($0) }
-                guard !missing.isEmpty, let shown = group.min(by: { rank($0.locale) < rank($1.locale) }) else { continue }
+                guard !missing.isEmpty, let shown = group.min(by: { rank($0.locale) < rank($1.locale) }) else {
+                    continue
+                }
                 diagnostics.append(
                     Diagnostic(
                         .warning, .translationMissing,
                         "\(key.kind) '\(key.id)' has no \(missing.joined(separator: ", ")) translation; readers get the \(shown.locale) version",
                         file: shown.source,
-                        hint: Self.translationHint(for: shown.source, locale: missing[0], id: key.id, locales: config.locales)))
+                        hint: Self.translationHint(
+                            for: shown.source, locale: missing[0], id: key.id, locales: config.locales)))
             }
         }
         let byDocument = Dictionary(grouping: versions) { DocumentKey(kind: $0.kind, id: $0.id) }
@@ -65,9 +68,10 @@ struct TranslationChecker {
     /// How to add the translation: the file name with the locale suffix, or `lang:` with the same `id`.
     static func translationHint(for source: String, locale: String, id: String, locales: [String]) -> String {
         guard VaultPath.fileExtension(of: source) == "md" else {
-            return "add a folder note with 'lang: \(locale)' and 'id: \(id)', or '.\(locale).md' versions of the card notes"
+            return
+                "add a folder note with 'lang: \(locale)' and 'id: \(id)', or '.\(locale).md' versions of the card notes"
         }
-        let stem = VaultPath.fileName(of: VaultPath.removingExtension(source)).dropLocaleSuffix(locales)
+        let stem = VaultPath.fileName(of: VaultPath.basePath(of: source, locales: locales).base)
         return "add '\(stem).\(locale).md' next to it, or a note with 'lang: \(locale)' and 'id: \(id)'"
     }
 

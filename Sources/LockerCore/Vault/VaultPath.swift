@@ -37,6 +37,18 @@ enum VaultPath {
         return folder.isEmpty ? stem : folder + "/" + stem
     }
 
+    /// A note's path without its extension and without a `.<locale>` suffix naming one of
+    /// `locales` (`guides/anchoring.en.md` → `guides/anchoring`, `en`): what its translations
+    /// share. The one place the suffix rule is written.
+    static func basePath(of path: String, locales: [String]) -> (base: String, suffixLocale: String?) {
+        let withoutExtension = removingExtension(path)
+        let name = fileName(of: withoutExtension)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (withoutExtension, nil) }
+        let suffix = String(name[name.index(after: dot)...])
+        guard locales.contains(suffix) else { return (withoutExtension, nil) }
+        return (removingExtension(withoutExtension), suffix)
+    }
+
     /// Joins a folder and a relative path, resolving `.` and `..`. Nil when it would leave the vault.
     static func resolve(_ relative: String, from folder: String) -> String? {
         var components = relative.hasPrefix("/") ? [] : folder.split(separator: "/").map(String.init)
