@@ -3,7 +3,7 @@ import LockerKit
 
 /// What one build keeps for the next, in memory: what an incremental build (`locker serve`) reuses.
 ///
-/// Four stages are remembered, each with what it was made from:
+/// Each stage is remembered with what it was made from:
 /// - each note's parse, by path, content hash and the settings' hash;
 /// - each note's built document (or deck, or landing page) with a ``BuildTrace``: the notes it
 ///   read (its own, the notes it links to and embeds) by content hash, the assets it embeds, and
