@@ -105,4 +105,22 @@ import Testing
         #expect(before > 1000 && before < 3000)
         #expect("e\u{301}".utf8Precedes("\u{E9}") && !"\u{E9}".utf8Precedes("e\u{301}"))
     }
+
+    @Test func indexOrderComparesTitlesByTheirBytesInEveryInputOrder() {
+        // "Été" composed and decomposed are equal as Swift strings: compared that way, the order
+        // depended on the order the entries came in.
+        func entry(_ id: String, _ title: String) -> ContentIndex.Entry {
+            ContentIndex.Entry(
+                id: id, uuid: id, title: title, subtitle: nil, category: nil, type: nil, tags: [], order: nil,
+                locale: "fr")
+        }
+        // Composed "a" before decomposed "z" by ID, "z" before "Foo" and "Foo" before "a" by bytes:
+        // a cycle, unless equal titles are told apart by their bytes too.
+        let entries = [entry("a", "\u{C9}t\u{E9}"), entry("z", "E\u{301}te\u{301}"), entry("m", "Foo")]
+        for permutation in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let input = permutation.map { entries[$0] }
+            let sorted = BundleWriter.indexPermutation(input).map { input[$0].id }
+            #expect(sorted == ["z", "m", "a"], "from \(permutation)")
+        }
+    }
 }

@@ -63,10 +63,10 @@ public struct Diagnostic: Sendable, Hashable, Codable {
 
     /// Orders diagnostics by file, position, then code, so output is stable.
     public static func ordered(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
-        if lhs.file != rhs.file { return lhs.file.utf8Precedes(rhs.file) }
+        if !lhs.file.utf8.elementsEqual(rhs.file.utf8) { return lhs.file.utf8Precedes(rhs.file) }
         if lhs.position != rhs.position { return lhs.position < rhs.position }
         if lhs.code != rhs.code { return lhs.code.rawValue < rhs.code.rawValue }
-        return lhs.message < rhs.message
+        return lhs.message.utf8Precedes(rhs.message)
     }
 }
 

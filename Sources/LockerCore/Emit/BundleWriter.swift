@@ -132,7 +132,7 @@ struct BundleWriter: Sendable {
         case (.none, .some): return false
         default: break
         }
-        if lhs.title != rhs.title { return lhs.title.utf8Precedes(rhs.title) }
+        if !lhs.title.utf8.elementsEqual(rhs.title.utf8) { return lhs.title.utf8Precedes(rhs.title) }
         return lhs.id.utf8Precedes(rhs.id)
     }
 
