@@ -43,14 +43,14 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(code: .headingTooDeep, severity: .warning, files: ["note.md": "## A\n\n1️⃣##### Deep\n"]),
         PositionCase(code: .blockDuplicateID, severity: .error, files: ["note.md": "one ^x\n\n1️⃣two ^x\n"]),
         PositionCase(code: .htmlDropped, severity: .warning, files: ["note.md": "Text\n\n1️⃣<div>hi</div>\n"]),
-        // The 101st level of quotes, list items and emphasis counted together is the first too deep.
+        // The 21st level of quotes, list items and emphasis counted together is the first too deep.
         PositionCase(
             code: .markdownTooDeep, severity: .error,
-            files: ["note.md": "# N\n\n" + String(repeating: "> - ", count: 50) + "1️⃣> deep\n"]),
+            files: ["note.md": "# N\n\n" + String(repeating: "> - ", count: 10) + "1️⃣> deep\n"]),
         PositionCase(
             code: .markdownTooDeep, severity: .error,
             files: [
-                "note.md": "# N\n\n" + String(repeating: "- ", count: 60) + String(repeating: "> ", count: 40)
+                "note.md": "# N\n\n" + String(repeating: "- ", count: 12) + String(repeating: "> ", count: 8)
                     + "1️⃣- deep\n"
             ]),
         PositionCase(code: .commentUnterminated, severity: .warning, files: ["note.md": "Text 1️⃣%% never closed\n"]),

@@ -46,4 +46,49 @@ import Testing
         #expect(compilation.failed)
         #expect(compilation.files.isEmpty)
     }
+
+    /// Three notes, each 19 list items deep, each embedding the next at its deepest item: the
+    /// last embed sits under 39 levels, one short of the budget.
+    static let embedChain = [
+        "a.md": "# A\n\n" + String(repeating: "- ", count: 19) + "![[b]]\n",
+        "b.md": "# B\n\n" + String(repeating: "- ", count: 19) + "![[c]]\n",
+        "c.md": "# C\n\n" + String(repeating: "- ", count: 19) + "*deep*, see [[a]]\n",
+    ]
+
+    @Test func embedsAtTheBudgetGiveDocumentsTheAppsCanRead() throws {
+        let vault = try TestVault(Self.embedChain)
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        #expect(compilation.diagnostics.filter { $0.severity == .error }.isEmpty, "\(compilation.diagnostics)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locker-nesting-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in compilation.files where file.path.hasPrefix("bundles/") {
+            let url = folder.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.data.write(to: url)
+        }
+        // Decoded with Foundation's JSON reader, as the apps read bundles.
+        let bundle = try ContentBundle(contentsOf: folder.appendingPathComponent("bundles/v1"))
+        let guide = try bundle.guide(id: "a", locale: "en")
+        #expect(guide.title == "A")
+        #expect(String(decoding: CanonicalJSONWriter.data(for: guide), as: UTF8.self).contains("deep"))
+    }
+
+    @Test func oneEmbedPastTheBudgetIsAnError() throws {
+        var files = Self.embedChain
+        files["c.md"] = "# C\n\n" + String(repeating: "- ", count: 19) + "![[d]]\n"
+        files["d.md"] = "# D\n\nText.\n"
+        let vault = try TestVault(files)
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let errors = compilation.diagnostics.filter { $0.severity == .error }
+        // Reported in each note whose embeds reach past the budget, at its first embed.
+        #expect(errors.map(\.code) == [.embedTooDeep], "\(compilation.diagnostics)")
+        let error = try #require(errors.first)
+        #expect(error.file == "a.md")
+        #expect(error.position == SourcePosition(line: 3, column: 39))
+        #expect(error.message.contains("more than 40 levels"), "\(error.message)")
+    }
 }

@@ -22,6 +22,17 @@ struct DocumentBuilder {
     private(set) var assetUses: Set<AssetUse> = []
     /// Set when an expansion below the current root embed hits a cycle or the depth limit.
     private var nestedProblem: (code: DiagnosticCode, chain: [EmbedKey])?
+    /// Whether that limit was ``nestingBudget`` rather than ``embedDepth``.
+    private var nestedTooDeepByBlocks = false
+
+    /// How many list items, quotes, callouts, sections and embeds may enclose an embed. A note
+    /// nests at most ``BlockConverter/nestingLimit`` levels; embeds stack notes, and without a
+    /// budget for all of them a document could nest deeper than the apps' JSON reader accepts
+    /// (512 levels, about 5 per level of blocks): 40 here and 20 in the last note embedded keep
+    /// a document under 400.
+    static let nestingBudget = 40
+    /// How many list items, quotes, callouts, sections and embeds enclose what is being converted.
+    private var nesting = 0
 
     private struct EmbedKey: Hashable {
         var note: Int
@@ -57,6 +68,7 @@ struct DocumentBuilder {
         reads.insert(noteIndex)
         rootIndex = noteIndex
         stack = [EmbedKey(note: noteIndex, fragment: nil)]
+        nesting = 0
         defer { diagnostics = [] }
         return diagnostics
     }
@@ -105,9 +117,18 @@ struct DocumentBuilder {
     }
 
     mutating func convert(_ section: ParsedSection) -> Section {
-        Section(
+        nesting += 1
+        defer { nesting -= 1 }
+        return Section(
             anchor: section.anchor, level: section.level, title: section.plainTitle, titleSpans: spans(section.title),
             blocks: convert(section.blocks), sections: section.sections.map { convert($0) })
+    }
+
+    /// `blocks` converted one level deeper.
+    private mutating func convertNested(_ blocks: [ParsedBlock]) -> [Block] {
+        nesting += 1
+        defer { nesting -= 1 }
+        return convert(blocks)
     }
 
     mutating func convert(_ blocks: [ParsedBlock]) -> [Block] {
@@ -121,13 +142,14 @@ struct DocumentBuilder {
         case .heading(_, let inlines): content = .paragraph([.bold(spans(inlines))])
         case .list(let style, let start, let items):
             let converted = items.map { item in
-                Block.List.Item(checked: item.checked, blocks: convert(item.blocks), blockID: item.blockID)
+                Block.List.Item(checked: item.checked, blocks: convertNested(item.blocks), blockID: item.blockID)
             }
             content = .list(Block.List(style: style, start: start, items: converted))
         case .callout(let type, let title, let fold, let children):
             content = .callout(
-                Block.Callout(calloutType: type, title: title.map { spans($0) }, fold: fold, blocks: convert(children)))
-        case .quote(let children): content = .quote(convert(children))
+                Block.Callout(
+                    calloutType: type, title: title.map { spans($0) }, fold: fold, blocks: convertNested(children)))
+        case .quote(let children): content = .quote(convertNested(children))
         case .code(let language, let text): content = .code(language: language, text: text)
         case .table(let align, let header, let rows):
             content = .table(
@@ -343,8 +365,9 @@ struct DocumentBuilder {
             if isRootSite { reportNested(at: link.position) }
             return nil
         }
-        if stack.count > embedDepth {
+        if stack.count > embedDepth || nesting >= Self.nestingBudget {
             nestedProblem = (.embedTooDeep, stack + [key])
+            nestedTooDeepByBlocks = stack.count <= embedDepth
             if isRootSite { reportNested(at: link.position) }
             return nil
         }
@@ -355,7 +378,11 @@ struct DocumentBuilder {
             anchor = resolved
         }
         stack.append(key)
-        defer { stack.removeLast() }
+        nesting += 1
+        defer {
+            stack.removeLast()
+            nesting -= 1
+        }
         var title = note.title
         var blocks: [Block] = []
         var sections: [Section] = []
@@ -383,6 +410,7 @@ struct DocumentBuilder {
     private mutating func reportNested(at position: SourcePosition) {
         guard let (code, chain) = nestedProblem else { return }
         nestedProblem = nil
+        defer { nestedTooDeepByBlocks = false }
         let names = chain.map { key in
             index.notes[key.note].path + (key.fragment.map { "#" + $0 } ?? "")
         }.joined(separator: " → ")
@@ -393,6 +421,12 @@ struct DocumentBuilder {
                 Diagnostic(
                     .error, .embedCycle, "embeds form a cycle: \(names)", file: file, at: position,
                     hint: "replace one embed with a link"))
+        } else if nestedTooDeepByBlocks {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .embedTooDeep,
+                    "embedded notes nest more than \(Self.nestingBudget) levels of lists, quotes, callouts, sections and embeds: \(names)",
+                    file: file, at: position, hint: "link instead of embedding, or flatten the embedded notes"))
         } else {
             diagnostics.append(
                 Diagnostic(

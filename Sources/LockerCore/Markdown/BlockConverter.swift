@@ -14,7 +14,7 @@ struct BlockConverter {
     /// strikethrough and links, counted together. Deeper content is dropped with an error
     /// (`markdown.too-deep`), so the blocks this converter makes are never deeper than this, and
     /// every later stage, which walks them recursively, is bounded by it.
-    static let nestingLimit = 100
+    static let nestingLimit = 20
     /// How many quotes, callouts, list items and inline spans enclose what is being converted.
     private var depth = 0
     /// Whether the note already has its `markdown.too-deep` error: one per note is enough.
