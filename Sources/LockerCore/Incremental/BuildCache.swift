@@ -285,13 +285,7 @@ private struct SurfaceBytes: Sendable, Equatable {
     private var bytes: [UInt8] = []
 
     /// Appends each text and a separator, then a second separator that ends the list.
-    mutating func add(_ texts: [String]) {
-        for text in texts {
-            bytes += text.utf8
-            bytes.append(0xFF)
-        }
-        bytes.append(0xFE)
-    }
+    mutating func add(_ texts: [String]) { add(texts.map(Optional.some)) }
 
     /// Appends each text and a separator, or a marker for an absent text, then the list's end.
     mutating func add(_ texts: [String?]) {

@@ -37,4 +37,8 @@ struct FileStamp: Hashable, Sendable {
     var text: String {
         "\(size)\t\(inode)\t\(modifiedSeconds).\(modifiedNanoseconds)\t\(changedSeconds).\(changedNanoseconds)"
     }
+
+    /// Size, inode and modification time, without the change time (which a hard link changes):
+    /// how the output's files are recognised as the ones a build wrote.
+    var contentText: String { "\(size):\(inode):\(modifiedSeconds).\(modifiedNanoseconds)" }
 }

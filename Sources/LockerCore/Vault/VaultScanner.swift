@@ -179,19 +179,5 @@ extension VaultScanner {
 
     /// A file's size, inode and modification time, without the change time (which a hard link
     /// changes): how the output's files are recognised as the ones a build wrote.
-    static func contentStamp(of status: stat) -> String {
-        "\(status.st_size):\(status.st_ino):\(Self.times(of: status).modified)"
-    }
-
-    /// Modification and change times as `seconds.nanoseconds`.
-    private static func times(of status: stat) -> (modified: String, changed: String) {
-        #if canImport(Darwin)
-            (
-                "\(status.st_mtimespec.tv_sec).\(status.st_mtimespec.tv_nsec)",
-                "\(status.st_ctimespec.tv_sec).\(status.st_ctimespec.tv_nsec)"
-            )
-        #else
-            ("\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)", "\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)")
-        #endif
-    }
+    static func contentStamp(of status: stat) -> String { FileStamp(status).contentText }
 }
