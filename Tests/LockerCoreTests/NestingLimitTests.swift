@@ -60,17 +60,9 @@ import Testing
         defer { vault.remove() }
         let compilation = try vault.compile()
         #expect(compilation.diagnostics.filter { $0.severity == .error }.isEmpty, "\(compilation.diagnostics)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "locker-nesting-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for file in compilation.files where file.path.hasPrefix("bundles/") {
-            let url = folder.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try file.data.write(to: url)
-        }
-        // Decoded with Foundation's JSON reader, as the apps read bundles.
-        let bundle = try ContentBundle(contentsOf: folder.appendingPathComponent("bundles/v1"))
+        let output = try TestVault([:])
+        defer { output.remove() }
+        let bundle = try output.openBundle(of: compilation)
         let guide = try bundle.guide(id: "a", locale: "en")
         #expect(guide.title == "A")
         #expect(String(decoding: CanonicalJSONWriter.data(for: guide), as: UTF8.self).contains("deep"))

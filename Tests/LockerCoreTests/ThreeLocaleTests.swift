@@ -37,16 +37,9 @@ import Testing
 
     @Test func indexesAndTheAppsReaderAgreeOnEveryFallback() throws {
         let compilation = try Self.compile()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "locker-locales-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for file in compilation.files where file.path.hasPrefix("bundles/") {
-            let url = folder.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try file.data.write(to: url)
-        }
-        let bundle = try ContentBundle(contentsOf: folder.appendingPathComponent("bundles/v1"))
+        let output = try TestVault([:])
+        defer { output.remove() }
+        let bundle = try output.openBundle(of: compilation)
         let expected: [String: [String: String]] = [
             "ru": ["n": "ru", "x": "ru", "y": "en", "z": "en"],
             "en": ["n": "en", "x": "en", "y": "en", "z": "en"],

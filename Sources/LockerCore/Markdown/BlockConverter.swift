@@ -216,23 +216,17 @@ struct BlockConverter {
             case .softBreak: result.append(.softBreak)
             case .lineBreak: result.append(.lineBreak)
             case .code: result.append(.code(node.literal))
-            case .emphasis, .strong, .strikethrough, .link:
-                guard enter(node) else { continue }
-                let children = rawInlines(node.children)
-                depth -= 1
-                switch node.kind {
-                case .emphasis: result.append(.emphasis(children))
-                case .strong: result.append(.strong(children))
-                case .strikethrough: result.append(.strikethrough(children))
-                case .link(let url, _):
-                    result.append(.link(destination: url, children: children, position: position(node)))
-                default: break
+            case .emphasis: if let inner = nestedInlines(node) { result.append(.emphasis(inner)) }
+            case .strong: if let inner = nestedInlines(node) { result.append(.strong(inner)) }
+            case .strikethrough: if let inner = nestedInlines(node) { result.append(.strikethrough(inner)) }
+            case .link(let url, _):
+                if let inner = nestedInlines(node) {
+                    result.append(.link(destination: url, children: inner, position: position(node)))
                 }
             case .image(let url, _):
                 // An image's description may hold images in turn.
-                guard enter(node) else { continue }
-                defer { depth -= 1 }
-                let alt = ObsidianInlines.merge(rawInlines(node.children)).compactMap {
+                guard let inner = nestedInlines(node) else { continue }
+                let alt = ObsidianInlines.merge(inner).compactMap {
                     if case .text(let text) = $0 { return text }
                     return nil
                 }.joined()
@@ -248,13 +242,17 @@ struct BlockConverter {
                             file: file, at: position(node)))
                 }
             default:
-                let children = node.children
-                guard !children.isEmpty, enter(node) else { continue }
-                result += rawInlines(children)
-                depth -= 1
+                if !node.children.isEmpty, let inner = nestedInlines(node) { result += inner }
             }
         }
         return ObsidianInlines.merge(result)
+    }
+
+    /// The inlines inside `node`, one level deeper; nil when that level is past the limit.
+    private mutating func nestedInlines(_ node: MarkdownNode) -> [Inline]? {
+        guard enter(node) else { return nil }
+        defer { depth -= 1 }
+        return rawInlines(node.children)
     }
 
     /// Applies wikilinks, embeds, tags and highlights to inlines at every level.

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LockerCore
 import LockerKit
+
+@testable import LockerCore
 
 /// A vault in a temporary folder, written from a dictionary of paths and texts.
 struct TestVault {
@@ -27,6 +28,13 @@ struct TestVault {
     /// Every diagnostic, printed as `locker check` prints them, for failure messages.
     func diagnostics(strict: Bool = false) throws -> [Diagnostic] {
         try compile(strict: strict).diagnostics
+    }
+
+    /// A compilation's bundle, written into this folder and opened with ``ContentBundle``, as
+    /// the apps read it (with Foundation's JSON reader).
+    func openBundle(of compilation: Compilation) throws -> ContentBundle {
+        for file in compilation.files where file.path.hasPrefix("bundles/") { try write(file.path, file.data) }
+        return try ContentBundle(contentsOf: root.appendingPathComponent("bundles/v1"))
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
@@ -72,8 +80,10 @@ struct MarkedText {
 extension Array where Element == Diagnostic {
     /// The diagnostics as `locker check` prints them, for failure messages.
     var rendered: String {
-        map { "\($0.file):\($0.position.line):\($0.position.column): \($0.severity.rawValue): \($0.message) [\($0.code)]" }
-            .joined(separator: "\n")
+        map {
+            "\($0.file):\($0.position.line):\($0.position.column): \($0.severity.rawValue): \($0.message) [\($0.code)]"
+        }
+        .joined(separator: "\n")
     }
 
     func with(_ code: DiagnosticCode) -> [Diagnostic] { filter { $0.code == code } }
