@@ -30,6 +30,10 @@ struct Build: ParsableCommand {
             build stops at once and prints the previous report. On a terminal, a progress line \
             shows on standard error while the build runs.
 
+            Problems are printed on standard output, as `locker check` prints them, followed by what \
+            was built; with --format json, standard output holds the JSON document alone and the \
+            rest goes to standard error.
+
             Examples:
               locker build
               locker build path/to/vault --out public
@@ -77,10 +81,13 @@ struct Build: ParsableCommand {
                 "strict \(options.strict)", "base-url \(baseURL ?? "-")", "format \(format.rawValue)",
                 "display \(options.displayPrefix)", "out \(out)",
             ])
+        // Problems go to standard output, as `check` prints them; under --format json that stream
+        // holds the JSON document alone, and what the build did goes to standard error.
+        let said = format == .json ? FileHandle.standardError : FileHandle.standardOutput
         if let record = OutputWriter.upToDate(output, fingerprint: fingerprint) {
             progress.finish()
-            FileHandle.standardError.write(Data(record.report.utf8))
-            FileHandle.standardOutput.write(Data(("Up to date. " + record.summary).utf8))
+            FileHandle.standardOutput.write(Data(record.report.utf8))
+            said.write(Data(("Up to date. " + record.summary).utf8))
             return
         }
         let staging = try OutputWriter.Staging(replacing: output)
@@ -98,7 +105,7 @@ struct Build: ParsableCommand {
         if compilation.failed { progress.finish() } else { progress.clear() }
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
-        FileHandle.standardError.write(Data(report.utf8))
+        FileHandle.standardOutput.write(Data(report.utf8))
         guard !compilation.failed, let manifest = compilation.manifest else {
             staging.discard()
             FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
@@ -128,7 +135,7 @@ struct Build: ParsableCommand {
             throw error
         }
         progress.finish()
-        FileHandle.standardOutput.write(Data(summary.utf8))
+        said.write(Data(summary.utf8))
         // The output is whole: an interrupt from here on has nothing to undo.
         interrupts.stop()
         exitKeeping(compilation, status: 0)

@@ -140,11 +140,14 @@ struct Workspace {
         #expect(strict.stdout.contains("vault/note.md:1:1: error: no note named 'later' [link.broken]"))
     }
 
-    @Test func checkWritesJSONForTools() throws {
+    /// `check` and `build` print the same document on standard output, and nothing else there.
+    @Test(arguments: [["check"], ["build", "--out", "out"]])
+    func checkAndBuildWriteJSONForTools(command: [String]) throws {
         let workspace = try Workspace(Self.broken)
         defer { workspace.remove() }
-        let run = try LockerRun(["check", "vault", "--format", "json"], in: workspace.root)
+        let run = try LockerRun(command + ["vault", "--format", "json"], in: workspace.root)
         #expect(run.status == 1)
+        #expect(run.stderr == (command[0] == "build" ? "locker: nothing written; out is unchanged.\n" : ""))
         let document = try JSONDecoder().decode(JSONValue.self, from: Data(run.stdout.utf8))
         guard case .object(let root) = document, case .array(let items)? = root["diagnostics"],
             case .object(let first)? = items.first
@@ -158,6 +161,23 @@ struct Workspace {
         #expect(first["column"] == .int(11))
         #expect(first["code"] == .string("frontmatter.invalid-value"))
         #expect(root["summary"] == .object(["notes": .int(3), "errors": .int(3), "warnings": .int(1)]))
+    }
+
+    @Test func aBuildInJSONSaysWhatItBuiltOnStandardError() throws {
+        let workspace = try Workspace(["a.md": "Hello [[nowhere]].\n"])
+        defer { workspace.remove() }
+        for attempt in ["built", "up to date"] {
+            let run = try LockerRun(["build", "vault", "--out", "out", "--format", "json"], in: workspace.root)
+            #expect(run.status == 0, "\(run.stderr)")
+            let document = try JSONDecoder().decode(JSONValue.self, from: Data(run.stdout.utf8))
+            guard case .object(let root) = document else {
+                Issue.record("unexpected JSON: \(run.stdout)")
+                continue
+            }
+            #expect(root["summary"] == .object(["notes": .int(1), "errors": .int(0), "warnings": .int(1)]))
+            let said = attempt == "built" ? "Built 1 guide, 0 checklists and 0 decks" : "Up to date. Built 1 guide"
+            #expect(run.stderr.hasPrefix(said), "\(attempt): \(run.stderr)")
+        }
     }
 
     @Test func checkWritesGitHubAnnotations() throws {
@@ -182,7 +202,11 @@ struct Workspace {
         defer { workspace.remove() }
         let first = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.hasPrefix("Built 2 guides, 0 checklists and 0 decks in ru, en into out/bundles/v1"))
+        #expect(
+            first.stdout.hasPrefix(
+                "2 notes checked: 0 errors, 0 warnings.\nBuilt 2 guides, 0 checklists and 0 decks in ru, en into out/bundles/v1"
+            ), "\(first.stdout)")
+        #expect(first.stderr.isEmpty, "\(first.stderr)")
         let manifest = try JSONDecoder().decode(Manifest.self, from: workspace.read("out/bundles/v1/manifest.json"))
         #expect(manifest.defaultLocale == "ru")
         #expect(manifest.generatedAt == "1970-01-01T00:00:00Z")
@@ -198,15 +222,16 @@ struct Workspace {
     @Test func progressShowsOnATerminalOnlyAndTimingsWhenAskedFor() throws {
         let workspace = try Workspace(["a.md": "Hello [[b]].\n", "b.md": "World.\n"])
         defer { workspace.remove() }
-        // Not a terminal: no progress line, nothing but the report.
+        // Not a terminal: no progress line, nothing but the report and what was built.
         let piped = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
         #expect(piped.status == 0)
-        #expect(!piped.stderr.contains("\u{1B}"))
-        #expect(piped.stderr == "2 notes checked: 0 errors, 0 warnings.\n")
+        #expect(piped.stderr.isEmpty, "\(piped.stderr)")
+        #expect(!piped.stdout.contains("\u{1B}"))
+        #expect(piped.stdout.hasPrefix("2 notes checked: 0 errors, 0 warnings.\nBuilt 2 guides"), "\(piped.stdout)")
 
         let timed = try LockerRun(["build", "vault", "--out", "timed", "--timings"], in: workspace.root)
         let phases = timed.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first }
-        #expect(phases == ["2", "scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total"])
+        #expect(phases == ["scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total"])
         let checked = try LockerRun(["check", "vault", "--timings"], in: workspace.root)
         #expect(
             checked.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first } == [
@@ -241,29 +266,32 @@ struct Workspace {
             return try #require(attributes[.systemFileNumber] as? Int)
         }
         let first = try build()
-        #expect(!first.stdout.hasPrefix("Up to date"))
+        #expect(!first.stdout.contains("Up to date. "))
         let marker = try inode("out/.locker-build")
 
         // Nothing changed: the same report, the output untouched.
         let second = try build()
-        #expect(second.stdout == "Up to date. " + first.stdout)
-        #expect(second.stderr == first.stderr)
-        #expect(second.stderr.contains("no note named 'nowhere'"))
+        let report = "2 notes checked: 0 errors, 1 warning.\n"
+        #expect(first.stdout.contains(report + "Built 2 guides"), "\(first.stdout)")
+        #expect(second.stdout == first.stdout.replacingOccurrences(of: report, with: report + "Up to date. "))
+        #expect(second.stdout.contains("no note named 'nowhere'"))
+        #expect(second.stderr.isEmpty)
         #expect(try inode("out/.locker-build") == marker)
 
         // Each of these builds again.
         try Data("Hello again [[b]].\n".utf8).write(to: workspace.root.appendingPathComponent("vault/a.md"))
-        #expect(!(try build()).stdout.hasPrefix("Up to date"), "an edited note")
-        #expect(try build().stdout.hasPrefix("Up to date"))
+        #expect(!(try build()).stdout.contains("Up to date. "), "an edited note")
+        #expect(try build().stdout.contains("Up to date. "))
         try Data("New.\n".utf8).write(to: workspace.root.appendingPathComponent("vault/c.md"))
-        #expect(!(try build()).stdout.hasPrefix("Up to date"), "a new note")
+        #expect(!(try build()).stdout.contains("Up to date. "), "a new note")
         try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("vault/c.md"))
-        #expect(!(try build()).stdout.hasPrefix("Up to date"), "a removed note")
-        #expect(!(try build(["--base-url", "https://sail.example/"])).stdout.hasPrefix("Up to date"), "another option")
-        #expect(try build(["--base-url", "https://sail.example/"]).stdout.hasPrefix("Up to date"))
+        #expect(!(try build()).stdout.contains("Up to date. "), "a removed note")
+        #expect(
+            !(try build(["--base-url", "https://sail.example/"])).stdout.contains("Up to date. "), "another option")
+        #expect(try build(["--base-url", "https://sail.example/"]).stdout.contains("Up to date. "))
         try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("out/site/guides/b/index.html"))
         #expect(
-            !(try build(["--base-url", "https://sail.example/"])).stdout.hasPrefix("Up to date"),
+            !(try build(["--base-url", "https://sail.example/"])).stdout.contains("Up to date. "),
             "a file of the output removed")
         #expect(
             FileManager.default.fileExists(
@@ -272,7 +300,7 @@ struct Workspace {
         let dated = try LockerRun(
             ["build", "vault", "--out", "out", "--base-url", "https://sail.example/"], in: workspace.root,
             environment: environment)
-        #expect(!dated.stdout.hasPrefix("Up to date"), "another content date")
+        #expect(!dated.stdout.contains("Up to date. "), "another content date")
     }
 
     @Test func anInterruptedBuildLeavesNoStagingFolderAndThePreviousOutput() throws {
@@ -317,8 +345,9 @@ struct Workspace {
         try Data("---\nid: bad id\n---\n".utf8).write(to: workspace.root.appendingPathComponent("vault/b.md"))
         let failed = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
         #expect(failed.status == 1)
-        #expect(failed.stderr.contains("vault/b.md:2:5: error: id 'bad id' is not usable [id.invalid]"))
-        #expect(failed.stderr.contains("nothing written"))
+        #expect(failed.stdout.contains("vault/b.md:2:5: error: id 'bad id' is not usable [id.invalid]"))
+        #expect(!failed.stdout.contains("nothing written"))
+        #expect(failed.stderr == "locker: nothing written; out is unchanged.\n")
         #expect(try workspace.read("out/bundles/v1/manifest.json") == before)
     }
 
