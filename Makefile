@@ -10,7 +10,7 @@ BENCH_PACKAGES := hugo gcc python3
 TOOLS := .build/tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps test-deps packages tools build check bench bench-runtime clean record
+.PHONY: run test deps test-deps packages tools build check bench bench-runtime clean record fuzz fuzz-build
 
 run: build
 	.build/debug/locker build content --out build
@@ -40,6 +40,35 @@ bench-runtime: deps
 	$(SWIFT) build -c release --product locker
 	$(SWIFT) build -c release --product locker-runtime-bench
 	python3 Benchmarks/run_runtime.py
+
+# Each fuzz target under libFuzzer and AddressSanitizer for FUZZ_TIME seconds (or FUZZ_RUNS inputs),
+# seeded from the vaults in the repository; the corpora grow in .build/fuzz/corpus, and a crash is
+# saved as .build/fuzz/crashes/TARGET-crash-… (replay it with `.build/debug/locker-fuzz TARGET FILE`).
+FUZZ_TARGETS ?= frontmatter markdown config vault
+FUZZ_TIME ?= 60
+FUZZ_RUNS ?= -1
+FUZZ := .build/fuzz
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ)/crashes
+	python3 Fuzz/seed.py $(FUZZ)/seeds
+	@for target in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ)/corpus/$$target; \
+	  echo "fuzzing $$target for $(FUZZ_TIME) s"; \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ)/release/locker-fuzz $$target -max_total_time=$(FUZZ_TIME) -runs=$(FUZZ_RUNS) -timeout=20 \
+	    -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix=$(FUZZ)/crashes/$$target- \
+	    $(FUZZ)/corpus/$$target $(FUZZ)/seeds/$$target 2> $(FUZZ)/$$target.log \
+	    || { tail -40 $(FUZZ)/$$target.log; exit 1; }; \
+	  grep -E "^Done|stat::number_of_executed_units" $(FUZZ)/$$target.log | tail -1; \
+	done
+
+# libFuzzer's own main must give way to the target's, which only lld's --defsym allows.
+fuzz-build: deps
+	@mkdir -p $(FUZZ)
+	@printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' \
+	  "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/ld.lld" > $(FUZZ)/toolset.json
+	$(SWIFT) build -c release --product locker-fuzz --scratch-path $(FUZZ) --toolset $(FUZZ)/toolset.json \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLOCKER_FUZZ
 
 deps:
 	@$(MAKE) --no-print-directory packages PACKAGES="$(BUILD_PACKAGES)"

@@ -88,6 +88,12 @@ let package = Package(
             path: "Benchmarks/Runtime",
             swiftSettings: swiftSettings
         ),
+        // `make fuzz`: the fuzz targets of `FuzzTarget`, under libFuzzer; built plainly, a replayer.
+        .executableTarget(
+            name: "locker-fuzz",
+            dependencies: ["LockerCore"],
+            swiftSettings: swiftSettings
+        ),
         // What several test targets share; not a product.
         .target(
             name: "LockerTestSupport",

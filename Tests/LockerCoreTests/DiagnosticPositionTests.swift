@@ -245,6 +245,18 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         #expect(found.position == SourcePosition(line: 2, column: 2))
     }
 
+    /// Lines end at CR and CRLF too before a bad byte, as they do once a note is decoded (found
+    /// by the markdown fuzzer: a NUL after a lone CR was placed on the line before, past its end).
+    @Test(arguments: [[0x00], [0xFF]] as [[UInt8]])
+    func aBadByteAfterCRAndCRLFLineEndingsIsOnItsOwnLine(bad: [UInt8]) throws {
+        let vault = try TestVault([:])
+        defer { vault.remove() }
+        try vault.write("note.md", Data("one\r\ntwo\rпр".utf8) + Data(bad + [0x41]))
+        let found = try #require(
+            try vault.diagnostics().first { $0.code == .fileBinary || $0.code == .fileInvalidUTF8 })
+        #expect(found.position == SourcePosition(line: 3, column: 3))
+    }
+
     @Test func refusesFileOverSizeLimit() throws {
         let vault = try TestVault(["big.md": String(repeating: "a", count: 11)], config: "maxFileSize: 10\n")
         defer { vault.remove() }

@@ -75,12 +75,17 @@ struct SourceDecoder: Sendable {
         return normalized
     }
 
-    /// Where a byte offset sits, counting lines by LF and columns by bytes (the text is not valid
-    /// UTF-8 yet, so scalars cannot be counted).
+    /// Where a byte offset sits: lines end at LF, CR or CRLF, as the text is read once decoded;
+    /// columns count the bytes that start a UTF-8 sequence (the text may not be valid UTF-8).
     private static func roughPosition(of offset: Int, in bytes: ArraySlice<UInt8>) -> SourcePosition {
         var line = 1
         var lineStart = bytes.startIndex
-        for index in bytes.startIndex..<offset where bytes[index] == 0x0A {
+        for index in bytes.startIndex..<offset {
+            let byte = bytes[index]
+            // A CR followed by LF ends its line at the LF.
+            guard byte == 0x0A || (byte == 0x0D && (index + 1 == bytes.endIndex || bytes[index + 1] != 0x0A)) else {
+                continue
+            }
             line += 1
             lineStart = index + 1
         }
