@@ -71,6 +71,14 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .configInvalid, severity: .error, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "locales: [en, ru]\ndefaultLocale: 1️⃣de\n"]),
+        // An error at the end of a file without a final line break is at the end of its last
+        // line, not on the line after it, where libyaml marks it (found by the config fuzzer).
+        PositionCase(
+            code: .configInvalid, severity: .error, file: "locker.yml",
+            files: ["note.md": "x", "locker.yml": "title: T\nlocales: [ru]\nd1️⃣"]),
+        PositionCase(
+            code: .configInvalid, severity: .error, file: "locker.yml",
+            files: ["note.md": "x", "locker.yml": "title: T\nлоцман1️⃣"]),
         PositionCase(
             code: .configUnknownKey, severity: .warning, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "title: T\n1️⃣colour: blue\n"]),

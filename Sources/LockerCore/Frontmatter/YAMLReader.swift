@@ -26,7 +26,7 @@ struct YAMLReader: Sendable {
             // scalar; `scalarType` resolves only the scalars that can be other than text.
             node = try Yams.compose(yaml: text, .basic, Self.constructor, .utf8)
         } catch let error as YamlError {
-            return .failure(diagnostic(for: error))
+            return .failure(diagnostic(for: error, in: text))
         } catch {
             return .failure(
                 Diagnostic(.error, syntaxCode, "invalid YAML: \(error)", file: file, at: position(line: 1, column: 1)))
@@ -51,11 +51,23 @@ struct YAMLReader: Sendable {
         position(line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
-    private func diagnostic(for error: YamlError) -> Diagnostic {
+    /// Where an error at `mark` is shown. At the end of a text that does not end with a line
+    /// break, libyaml adds one and marks the line after the last; the error is shown at the end
+    /// of the last line instead, which editors can go to.
+    private func position(_ mark: Mark?, in text: String) -> SourcePosition {
+        guard let mark else { return position(line: 1, column: 1) }
+        let lines = text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        guard mark.line > lines else { return position(mark) }
+        let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.index(after: $0)...] } ?? text[...]
+        return position(line: lines, column: lastLine.unicodeScalars.count + 1)
+    }
+
+    private func diagnostic(for error: YamlError, in text: String) -> Diagnostic {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
-            return Diagnostic(.error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(mark))
+            return Diagnostic(
+                .error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(mark, in: text))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let name = duplicates.first ?? "?"
             return Diagnostic(
