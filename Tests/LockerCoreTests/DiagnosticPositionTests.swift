@@ -80,6 +80,8 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
             code: .configInvalid, severity: .error, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "title: T\nлоцман1️⃣"]),
         PositionCase(
+            code: .configInvalid, severity: .error, file: "locker.yml", files: ["note.md": "x", "locker.yml": "---1️⃣"]),
+        PositionCase(
             code: .configUnknownKey, severity: .warning, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "title: T\n1️⃣colour: blue\n"]),
         PositionCase(code: .fileEmpty, severity: .warning, files: ["note.md": "1️⃣\n"]),

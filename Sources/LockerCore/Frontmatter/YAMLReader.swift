@@ -10,9 +10,22 @@ struct YAMLReader: Sendable {
     /// The file the YAML came from, for diagnostics.
     var file: String
     /// Codes to report syntax errors and complexity with.
-    var syntaxCode: DiagnosticCode = .frontmatterSyntax
-    var complexityCode: DiagnosticCode = .frontmatterTooComplex
-    var duplicateCode: DiagnosticCode = .frontmatterDuplicateKey
+    var syntaxCode: DiagnosticCode
+    var complexityCode: DiagnosticCode
+    var duplicateCode: DiagnosticCode
+    /// The last line of the text being read and the column after its end, in YAML's own lines.
+    private var end = (line: Int.max, column: 1)
+
+    init(
+        lineOffset: Int = 0, file: String, syntaxCode: DiagnosticCode = .frontmatterSyntax,
+        complexityCode: DiagnosticCode = .frontmatterTooComplex, duplicateCode: DiagnosticCode = .frontmatterDuplicateKey
+    ) {
+        self.lineOffset = lineOffset
+        self.file = file
+        self.syntaxCode = syntaxCode
+        self.complexityCode = complexityCode
+        self.duplicateCode = duplicateCode
+    }
 
     /// What `compose` is given: it constructs nothing, but `Constructor.default` builds its
     /// tables on every use, so one is made once. Never mutated: its maps are constants.
@@ -20,13 +33,23 @@ struct YAMLReader: Sendable {
 
     /// The parsed document, nil for an empty one; or the diagnostic that stopped it.
     func read(_ text: String) -> Result<YAMLValue?, Diagnostic> {
+        var reader = self
+        let lastBreak = text.utf8.lastIndex(of: UInt8(ascii: "\n"))
+        reader.end = (
+            line: text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 },
+            column: (lastBreak.map { text[text.index(after: $0)...] } ?? text[...]).unicodeScalars.count + 1
+        )
+        return reader.reading(text)
+    }
+
+    private func reading(_ text: String) -> Result<YAMLValue?, Diagnostic> {
         let node: Node?
         do {
             // The basic resolver tags no scalar, so composing runs no regular expression per
             // scalar; `scalarType` resolves only the scalars that can be other than text.
             node = try Yams.compose(yaml: text, .basic, Self.constructor, .utf8)
         } catch let error as YamlError {
-            return .failure(diagnostic(for: error, in: text))
+            return .failure(diagnostic(for: error))
         } catch {
             return .failure(
                 Diagnostic(.error, syntaxCode, "invalid YAML: \(error)", file: file, at: position(line: 1, column: 1)))
@@ -43,31 +66,24 @@ struct YAMLReader: Sendable {
         return .success(value)
     }
 
+    /// A position in the file. At the end of a text without a final line break, libyaml adds
+    /// one and marks the line after the last; such a mark is the end of the last line instead,
+    /// which editors can go to.
     private func position(line: Int, column: Int) -> SourcePosition {
-        SourcePosition(line: max(1, line) + lineOffset, column: max(1, column))
+        guard line <= end.line else { return SourcePosition(line: end.line + lineOffset, column: end.column) }
+        return SourcePosition(line: max(1, line) + lineOffset, column: max(1, column))
     }
 
     private func position(_ mark: Mark?) -> SourcePosition {
         position(line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
-    /// Where an error at `mark` is shown. At the end of a text that does not end with a line
-    /// break, libyaml adds one and marks the line after the last; the error is shown at the end
-    /// of the last line instead, which editors can go to.
-    private func position(_ mark: Mark?, in text: String) -> SourcePosition {
-        guard let mark else { return position(line: 1, column: 1) }
-        let lines = text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        guard mark.line > lines else { return position(mark) }
-        let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.index(after: $0)...] } ?? text[...]
-        return position(line: lines, column: lastLine.unicodeScalars.count + 1)
-    }
-
-    private func diagnostic(for error: YamlError, in text: String) -> Diagnostic {
+    private func diagnostic(for error: YamlError) -> Diagnostic {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
             return Diagnostic(
-                .error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(mark, in: text))
+                .error, syntaxCode, "invalid YAML: \(problem)", file: file, at: position(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let name = duplicates.first ?? "?"
             return Diagnostic(
