@@ -102,14 +102,16 @@ public struct Compiler: Sendable {
         var configData: Data?
         let configURL = vault.appendingPathComponent(VaultConfig.fileName)
         if fileManager.fileExists(atPath: configURL.path) {
-            guard let data = fileManager.contents(atPath: configURL.path) else {
-                throw LockerError.io("cannot read \(configURL.path)")
+            let bytes: [UInt8]
+            do {
+                bytes = try FileBytes.contents(of: configURL.path)
+            } catch {
+                throw LockerError.io("cannot read \(configURL.path): \(error)")
             }
-            configData = data
+            configData = Data(bytes)
             let (decoded, decodeDiagnostics) = SourceDecoder(
                 maxBytes: 1 << 20, sizeHint: "keep the settings under 1 MiB"
-            ).decode(
-                Array(data), file: VaultConfig.fileName)
+            ).decode(bytes, file: VaultConfig.fileName)
             diagnostics += decodeDiagnostics.filter { $0.severity != .warning }
             if let decoded {
                 let (parsed, configDiagnostics) = VaultConfig.parse(decoded.text)
@@ -331,21 +333,14 @@ public struct Compiler: Sendable {
             {
                 return (cached.0, cached.1, known.sha256)
             }
-            let data: Data
+            let bytes: [UInt8]
             do {
-                data = try Data(contentsOf: file.url)
+                bytes = try FileBytes.contents(of: file.url.path)
             } catch {
                 return (
-                    nil,
-                    [
-                        Diagnostic(
-                            .error, .fileUnreadable, "cannot read the file: \(error.localizedDescription)",
-                            file: file.path)
-                    ],
-                    nil
+                    nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: file.path)], nil
                 )
             }
-            let bytes = Array(data)
             guard let cache else {
                 let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
                 return (note, diagnostics, nil)

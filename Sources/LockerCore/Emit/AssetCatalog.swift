@@ -56,13 +56,13 @@ final class AssetCatalog: @unchecked Sendable {
         lock.unlock()
         let result: Result<Asset, LockerError>
         do {
-            let data = try Data(contentsOf: root.appendingPathComponent(vaultPath))
+            let data = Data(try FileBytes.contents(of: root.appendingPathComponent(vaultPath).path))
             let sha = ContentHash.sha256Hex(data)
             let fileExtension = VaultPath.fileExtension(of: vaultPath)
             let name = String(sha.prefix(16)) + (fileExtension.isEmpty ? "" : "." + fileExtension)
             result = .success(Asset(vaultPath: vaultPath, bundlePath: "assets/" + name, data: data, sha256: sha))
         } catch {
-            result = .failure(.io("cannot read \(vaultPath): \(error.localizedDescription)"))
+            result = .failure(.io("cannot read \(vaultPath): \(error)"))
         }
         lock.lock()
         assets[vaultPath] = result

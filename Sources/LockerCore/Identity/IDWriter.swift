@@ -76,10 +76,9 @@ public struct IDWriter: Sendable {
 
     /// The note's bytes with the IDs inserted, checked by reading them back.
     func edit(_ file: String, stamps: [IDStamp]) -> Result<Edit, Refusal> {
-        guard let data = FileManager.default.contents(atPath: vault.appendingPathComponent(file).path) else {
+        guard let bytes = try? FileBytes.contents(of: vault.appendingPathComponent(file).path) else {
             return .failure(Refusal(file: file, reason: "cannot read the file"))
         }
-        let bytes = Array(data)
         let lines = Self.lines(bytes)
         let newline = lines.first.map { Array(bytes[$0.end..<$0.next]) }.flatMap { $0.isEmpty ? nil : $0 } ?? [0x0A]
         var insertions: [(offset: Int, bytes: [UInt8])] = []

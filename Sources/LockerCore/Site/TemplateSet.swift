@@ -25,8 +25,8 @@ struct TemplateSet: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names.sorted() where name.hasSuffix(".mustache") {
             let path = Self.folder + "/" + name
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
-                let text = String(data: data, encoding: .utf8)
+            guard let bytes = try? FileBytes.contents(of: folder.appendingPathComponent(name).path),
+                let text = String(bytes: bytes, encoding: .utf8)
             else {
                 diagnostics.append(
                     Diagnostic(.error, .fileUnreadable, "cannot read the template as UTF-8 text", file: path))
@@ -37,12 +37,11 @@ struct TemplateSet: Sendable {
             overridden.append(key)
         }
         var library = MustacheLibrary()
-        PageEscaping.register()
         for (name, text) in sources.sorted(by: { $0.key < $1.key }) {
             do {
-                // Every template escapes with ``PageEscaping``: a pragma on a line of its own
-                // before the text, which Mustache drops with its line break.
-                library.register(try MustacheTemplate(string: PageEscaping.pragma + text), named: name)
+                let parsed = overridden.contains(name) ? Result { try Self.parse(text) } : Self.defaults[name]
+                guard let parsed else { continue }
+                library.register(try parsed.get(), named: name)
             } catch {
                 let file = overridden.contains(name) ? Self.folder + "/\(name).mustache" : "<built-in \(name).mustache>"
                 diagnostics.append(Self.diagnostic(for: error, file: file))
@@ -67,6 +66,18 @@ struct TemplateSet: Sendable {
         }
         return TemplateSet(library: library, sources: sources, diagnostics: diagnostics, overridden: overridden)
     }
+
+    /// Parses a template that escapes with ``PageEscaping``: the pragma goes on a line of its
+    /// own before the text, and Mustache drops it with its line break.
+    private static func parse(_ text: String) throws -> MustacheTemplate {
+        PageEscaping.register()
+        return try MustacheTemplate(string: PageEscaping.pragma + text)
+    }
+
+    /// The built-in templates, parsed once per process: parsing them took most of a small
+    /// vault's build, and of each rebuild in `locker serve`.
+    private static let defaults: [String: Result<MustacheTemplate, any Error>] =
+        DefaultTemplates.all.mapValues { text in Result { try parse(text) } }
 
     private static func diagnostic(for error: any Error, file: String) -> Diagnostic {
         if let parserError = error as? MustacheTemplate.ParserError {
