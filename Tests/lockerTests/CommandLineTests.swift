@@ -58,13 +58,41 @@ struct LockerRun {
                 }
             }
         }
+        // Both streams at once: a command that fills one pipe while the other is read would wait
+        // for ever (it did, under AddressSanitizer, with pages of reports on standard error).
+        let errors = Collected()
+        let reader = err.fileHandleForReading
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            errors.set(reader.readDataToEndOfFile())
+            done.signal()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        let errData = errors.value
         process.waitUntilExit()
         timedOut = stopped.value
         status = process.terminationStatus
         stdout = String(decoding: outData, as: UTF8.self)
         stderr = String(decoding: errData, as: UTF8.self)
+    }
+}
+
+/// What a reading thread collected.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func set(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+
+    var value: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
     }
 }
 

@@ -99,14 +99,14 @@ struct VaultScanner: Sendable {
         defer { closedir(directory) }
         var entries: [Entry] = []
         while let pointer = readdir(directory) {
-            let name = withUnsafePointer(to: pointer.pointee.d_name) { tuple in
-                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
-                    String(cString: $0)
-                }
-            }
+            // Fields are read in place: an entry is only as long as its name, so copying the
+            // whole `dirent` (`pointer.pointee`) reads past its end (found by AddressSanitizer).
+            guard let namePointer = pointer.pointer(to: \.d_name), let typePointer = pointer.pointer(to: \.d_type)
+            else { continue }
+            let name = String(cString: UnsafeRawPointer(namePointer).assumingMemoryBound(to: CChar.self))
             if name == "." || name == ".." { continue }
             let kind: Kind =
-                switch Int32(pointer.pointee.d_type) {
+                switch Int32(typePointer.pointee) {
                 case Int32(DT_DIR): .folder
                 case Int32(DT_REG): .file
                 case Int32(DT_LNK): .link
