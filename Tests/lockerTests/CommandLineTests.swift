@@ -49,22 +49,22 @@ struct LockerRun {
             }
         }
         // A run that must not hang is stopped at its limit, and says so.
-        let stopped = Stopped()
+        let stopped = Locked(false)
         if let timeLimit {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) {
                 if process.isRunning {
-                    stopped.set()
+                    stopped.value = true
                     process.terminate()
                 }
             }
         }
         // Both streams at once: a command that fills one pipe while the other is read would wait
         // for ever (it did, under AddressSanitizer, with pages of reports on standard error).
-        let errors = Collected()
+        let errors = Locked(Data())
         let reader = err.fileHandleForReading
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            errors.set(reader.readDataToEndOfFile())
+            errors.value = reader.readDataToEndOfFile()
             done.signal()
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
@@ -78,39 +78,25 @@ struct LockerRun {
     }
 }
 
-/// What a reading thread collected.
-private final class Collected: @unchecked Sendable {
+/// A value set on one thread and read on another: the run's time limit and the standard error
+/// read beside standard output.
+private final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var data = Data()
+    private var stored: Value
 
-    func set(_ value: Data) {
-        lock.lock()
-        data = value
-        lock.unlock()
-    }
+    init(_ value: Value) { stored = value }
 
-    var value: Data {
-        lock.lock()
-        defer { lock.unlock() }
-        return data
-    }
-}
-
-/// Whether a run was stopped at its time limit; set from the timer's thread.
-private final class Stopped: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
-
-    func set() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
-    }
-
-    var value: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
+    var value: Value {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
     }
 }
 

@@ -18,7 +18,8 @@ struct YAMLReader: Sendable {
 
     init(
         lineOffset: Int = 0, file: String, syntaxCode: DiagnosticCode = .frontmatterSyntax,
-        complexityCode: DiagnosticCode = .frontmatterTooComplex, duplicateCode: DiagnosticCode = .frontmatterDuplicateKey
+        complexityCode: DiagnosticCode = .frontmatterTooComplex,
+        duplicateCode: DiagnosticCode = .frontmatterDuplicateKey
     ) {
         self.lineOffset = lineOffset
         self.file = file
@@ -33,6 +34,9 @@ struct YAMLReader: Sendable {
 
     /// The parsed document, nil for an empty one; or the diagnostic that stopped it.
     func read(_ text: String) -> Result<YAMLValue?, Diagnostic> {
+        // Only a text without a final line break has marks past its end: the end is worked out
+        // for those alone, not for every note's frontmatter.
+        guard let last = text.utf8.last, last != UInt8(ascii: "\n") else { return reading(text) }
         var reader = self
         let lastBreak = text.utf8.lastIndex(of: UInt8(ascii: "\n"))
         reader.end = (
