@@ -13,10 +13,18 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
+/// The variable that names the target to the processes libFuzzer starts under `-fork` or `-jobs`:
+/// it starts them with its own options alone, without the target's name.
+let targetVariable = "LOCKER_FUZZ_TARGET"
+let named = arguments.count >= 2 ? FuzzTarget(rawValue: arguments[1]) : nil
+guard let target = named ?? ProcessInfo.processInfo.environment[targetVariable].flatMap(FuzzTarget.init(rawValue:))
+else {
     let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
     fail("usage: locker-fuzz \(names) [libFuzzer options | files…]")
 }
+setenv(targetVariable, target.rawValue, 1)
+/// Where the options or files begin: after the target's name, when it was given.
+let firstOption = named == nil ? 1 : 2
 
 #if LOCKER_FUZZ
     @_silgen_name("LLVMFuzzerRunDriver")
@@ -29,7 +37,7 @@ guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else
     nonisolated(unsafe) var chosen = target
     // libFuzzer reads its own options; the target's name is not one of them.
     var driverArguments: [UnsafeMutablePointer<CChar>?] = [CommandLine.unsafeArgv[0]]
-    for index in 2..<Int(CommandLine.argc) { driverArguments.append(CommandLine.unsafeArgv[index]) }
+    for index in firstOption..<Int(CommandLine.argc) { driverArguments.append(CommandLine.unsafeArgv[index]) }
     driverArguments.append(nil)
     var argc = CInt(driverArguments.count - 1)
     let status = driverArguments.withUnsafeMutableBufferPointer { buffer -> CInt in
@@ -42,7 +50,7 @@ guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else
     exit(status)
 #else
     var files: [URL] = []
-    for argument in arguments.dropFirst(2) {
+    for argument in arguments.dropFirst(firstOption) {
         let url = URL(fileURLWithPath: argument)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
