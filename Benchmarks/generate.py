@@ -87,6 +87,10 @@ def main():
         hugo = arguments[position + 1]
         del arguments[position:position + 2]
     arguments = [a for a in arguments if a != "--guides"]
+    if not arguments or arguments[0].startswith("-"):
+        # No target, or an option this script does not take (`--help`): say how to call it
+        # rather than write a vault into a folder named after the option.
+        sys.exit(__doc__)
     target = arguments[0]
     count = int(arguments[1]) if len(arguments) > 1 else 10000
     rng = random.Random(42)
