@@ -26,7 +26,7 @@ import Testing
         #expect(versions.map(\.locale).sorted() == ["en", "ru"])
         for checklist in versions {
             #expect(checklist.checklistType == .checkIn)
-            #expect(checklist.itemCount >= 60, "\(checklist.locale): \(checklist.itemCount) items")
+            #expect(checklist.itemCount >= 90, "\(checklist.locale): \(checklist.itemCount) items")
             #expect(checklist.sections.count == 7, "the seven sections of the check-in")
             #expect(checklist.items.filter { !$0.explicitID }.isEmpty, "every item has a written ^id")
             let guided = checklist.items.filter { !$0.guidance.isEmpty }.count
@@ -35,7 +35,7 @@ import Testing
         #expect(versions.first?.items.map(\.id) == versions.last?.items.map(\.id), "the same items in the same order")
     }
 
-    @Test(arguments: [("sound-signals", 12), ("navigation-lights", 20), ("colregs-rules", 20), ("day-shapes", 10)])
+    @Test(arguments: [("sound-signals", 23), ("navigation-lights", 24), ("colregs-rules", 25), ("day-shapes", 16)])
     func deckIsCompleteInBothLanguages(_ id: String, _ minimum: Int) throws {
         let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
         let versions = compilation.decks.filter { $0.id == id }
@@ -46,6 +46,59 @@ import Testing
             #expect(deck.cards.filter { !$0.back.isEmpty && $0.frontText.isEmpty }.isEmpty)
         }
         #expect(Set(versions.first?.cards.map(\.id) ?? []) == Set(versions.last?.cards.map(\.id) ?? []))
+    }
+}
+
+extension DefaultContentTests {
+    /// Cards read against the rule text: what each answer must cite or say, and must not, in
+    /// each language.
+    static let citations: [(deck: String, card: String, locale: String, says: [String], never: [String])] = [
+        ("day-shapes", "two-cones", "en", ["26(b)(i)", "26(c)(i)"], ["(ii)"]),
+        ("day-shapes", "two-cones", "ru", ["26(b)(i)", "26(c)(i)"], ["(ii)"]),
+        ("day-shapes", "dredging", "en", ["27(d)(i)", "27(d)(ii)", "27(b)(ii)"], []),
+        ("day-shapes", "dredging", "ru", ["27(d)(i)", "27(d)(ii)", "27(b)(ii)"], []),
+        ("day-shapes", "cone-up", "ru", ["орудия лова"], ["снаст"]),
+        ("sound-signals", "fog-towed", "en", ["last vessel of the tow", "if manned", "not more than 2 minutes"], []),
+        ("sound-signals", "fog-towed", "ru", ["последнее", "с промежутками не более 2 минут"], []),
+        ("sound-signals", "bend", "en", ["approaching vessel", "around the bend"], []),
+        ("sound-signals", "fog-sailing", "en", ["35(c)", "35(d)"], []),
+        ("sound-signals", "fog-stopped", "ru", ["с промежутками не более 2 минут"], ["не реже"]),
+        ("navigation-lights", "power-under-12", "en", ["23(d)(i)", "23(d)(ii)", "7 knots"], []),
+        ("colregs-rules", "sailing-gives-way", "en", ["Rules 9, 10 and 13", "18(b)", "18(d)(i)"], []),
+        ("colregs-rules", "sailing-gives-way", "ru", ["9, 10 и 13", "18(b)", "18(d)(i)"], []),
+        ("colregs-rules", "steady-bearing", "en", ["very large vessel or a tow", "7(d)(ii)"], []),
+        ("colregs-rules", "steady-bearing", "ru", ["должна считаться существующей"], []),
+        ("colregs-rules", "action", "ru", ["Решительным"], ["Уверенным"]),
+        ("colregs-rules", "motor-sailing", "ru", [], ["если двигатель, если"]),
+    ]
+
+    @Test func cardsCiteTheRuleText() throws {
+        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        for expected in Self.citations {
+            let deck = try #require(compilation.decks.first { $0.id == expected.deck && $0.locale == expected.locale })
+            let card = try #require(deck.cards.first { $0.id == expected.card }, "\(expected.deck)#\(expected.card)")
+            let answer = card.frontText + "\n" + card.back.plainText
+            for text in expected.says {
+                #expect(answer.contains(text), "\(expected.deck)#\(expected.card) (\(expected.locale)) says '\(text)'")
+            }
+            for text in expected.never {
+                #expect(!answer.contains(text), "\(expected.deck)#\(expected.card) (\(expected.locale)) never says '\(text)'")
+            }
+        }
+    }
+
+    /// The Russian vault uses the terms of the Russian text of the COLREGs (МППСС-72) and one word
+    /// for each piece of gear: «знаки», not «фигуры», for shapes; «пассарель» for the passerelle;
+    /// «джеклайн» for jackstays, since «леера» are the guardrails.
+    @Test func russianNotesUseOneTermEach() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.vault.path).filter { $0.hasSuffix(".ru.md") }
+        #expect(files.count >= 20)
+        for file in files {
+            let text = try String(contentsOf: Self.vault.appendingPathComponent(file), encoding: .utf8).lowercased()
+            for word in ["фигур", "сходн", "леер безопасности", "леера безопасности", "снасти выпущены", "тоерейл"] {
+                #expect(!text.contains(word), "\(file) says '\(word)'")
+            }
+        }
     }
 }
 
