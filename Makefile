@@ -59,8 +59,7 @@ bench-runtime: deps
 # saved as .build/fuzz/crashes/TARGET-crash-… (replay it with `.build/debug/locker-fuzz TARGET FILE`).
 # FUZZ_JOBS=2 runs two fuzzers of a target side by side on one corpus, each for FUZZ_TIME or
 # FUZZ_RUNS (logs in .build/fuzz/TARGET/fuzz-N.log). FUZZ_LEAKS=0 turns off the leak check that
-# libFuzzer makes after an input that allocated more than it freed: it finds leaks input by input,
-# and takes most of the vault target's time.
+# libFuzzer makes after an input that allocated more than it freed.
 FUZZ_TARGETS ?= frontmatter markdown config vault
 FUZZ_TIME ?= 60
 FUZZ_RUNS ?= -1

@@ -100,7 +100,9 @@ import LockerKit
         // Only an unreadable vault or output may throw, and neither is: any error is a bug.
         let compilation: Compilation
         do {
-            compilation = try Compiler(vault: root, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+            compilation = try Compiler.$onOneThread.withValue(true) {
+                try Compiler(vault: root, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+            }
         } catch {
             fatalError("the compile threw: \(error)")
         }
