@@ -1,6 +1,7 @@
 import Foundation
 import LockerKit
 import LockerTemplates
+import LockerTestSupport
 import Testing
 
 @testable import LockerCore
@@ -199,6 +200,21 @@ import Testing
         #expect(SiteBuilder.relative(from: "guides/a/", to: "assets/x.png") == "../../assets/x.png")
         #expect(SiteBuilder.relative(from: "guides/", to: "guides/") == "./")
         #expect(PageContext.relativeWithAnchor(from: "a/", to: "b/#^note") == "../b/#%5Enote")
+        #expect(PageContext.relativeWithAnchor(from: "a/", to: "b/#якорь") == "../b/#%D1%8F%D0%BA%D0%BE%D1%80%D1%8C")
+    }
+
+    /// Fragments are encoded byte by byte as Foundation encodes them with the fragment
+    /// characters less `^`, over random texts of ASCII, Cyrillic, combining marks and emoji.
+    @Test func fragmentsAreEncodedAsFoundationEncodesThem() {
+        var allowed = CharacterSet.urlFragmentAllowed
+        allowed.remove(charactersIn: "^")
+        let alphabet = (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
+            + ["я", "Ё", "\u{301}", "é", "⚓", "🧭", "\u{7F}", "\t", "\u{A0}"]
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<2_000 {
+            let text = String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? "a" })
+            #expect(PageContext.encodedFragment(Substring(text)) == text.addingPercentEncoding(withAllowedCharacters: allowed))
+        }
     }
 
     @Test func everyPageListsEveryLanguageVersionAndTheDefaultIsAtTheRoot() throws {

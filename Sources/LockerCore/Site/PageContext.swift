@@ -24,19 +24,42 @@ struct PageContext {
             assetHref: { SiteBuilder.relative(from: route.path, to: $0) })
     }
 
-    /// What a URL fragment may hold unescaped; `^` of block anchors (`#^summary`) is not among them.
-    private static let fragmentCharacters: CharacterSet = {
-        var allowed = CharacterSet.urlFragmentAllowed
-        allowed.remove(charactersIn: "^")
+    /// A relative URL to `path#anchor`.
+    static func relativeWithAnchor(from: String, to target: String) -> String {
+        guard let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")) else {
+            return SiteBuilder.relative(from: from, to: target)
+        }
+        let fragment = Substring(target.utf8[target.utf8.index(after: hash)...])
+        return SiteBuilder.relative(from: from, to: String(target[..<hash])) + "#" + encodedFragment(fragment)
+    }
+
+    /// Which ASCII bytes a URL fragment holds unescaped: RFC 3986's fragment characters
+    /// (`CharacterSet.urlFragmentAllowed`) less `^`, which starts block anchors (`#^summary`).
+    private static let fragmentBytes: [Bool] = {
+        var allowed = [Bool](repeating: false, count: 128)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?".utf8 {
+            allowed[Int(byte)] = true
+        }
         return allowed
     }()
 
-    /// A relative URL to `path#anchor`.
-    static func relativeWithAnchor(from: String, to target: String) -> String {
-        guard let hash = target.firstIndex(of: "#") else { return SiteBuilder.relative(from: from, to: target) }
-        let fragment = String(target[target.index(after: hash)...])
-        let encoded = fragment.addingPercentEncoding(withAllowedCharacters: fragmentCharacters) ?? fragment
-        return SiteBuilder.relative(from: from, to: String(target[..<hash])) + "#" + encoded
+    /// A fragment with every byte outside ``fragmentBytes`` percent-encoded (`%5E`, `%D0%AF`), as
+    /// `addingPercentEncoding(withAllowedCharacters:)` encodes it, without Foundation's round trip
+    /// through `NSString` for every link on every page.
+    static func encodedFragment(_ fragment: Substring) -> String {
+        let bytes = fragment.utf8
+        if bytes.allSatisfy({ $0 < 0x80 && fragmentBytes[Int($0)] }) { return String(fragment) }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
+            if byte < 0x80 && fragmentBytes[Int(byte)] {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// What every page has: `<head>` values, navigation and the language switch.
