@@ -70,22 +70,22 @@ import Testing
     @Test(arguments: cards.keys.sorted())
     func everyPublishedCardIsStillInItsDeck(_ deck: String) throws {
         let versions = try Self.compile().decks.filter { $0.id == deck }
-        #expect(versions.map(\.locale).sorted() == ["en", "ru"])
-        for version in versions {
-            let present = Set(version.cards.map(\.id))
-            let missing = (Self.cards[deck] ?? []).filter { !present.contains($0) }
-            #expect(missing.isEmpty, "\(deck) (\(version.locale)) lost \(missing)")
-        }
+        Self.expect(Self.cards[deck] ?? [], in: versions.map { ($0.locale, $0.cards.map(\.id)) }, of: deck)
     }
 
     @Test(arguments: items.keys.sorted())
     func everyPublishedItemIsStillInItsChecklist(_ checklist: String) throws {
         let versions = try Self.compile().checklists.filter { $0.id == checklist }
-        #expect(versions.map(\.locale).sorted() == ["en", "ru"])
+        Self.expect(Self.items[checklist] ?? [], in: versions.map { ($0.locale, $0.items.map(\.id)) }, of: checklist)
+    }
+
+    /// Both languages of a document are there, and each still has every ID in `published`.
+    static func expect(_ published: [String], in versions: [(locale: String, ids: [String])], of document: String) {
+        #expect(versions.map(\.locale).sorted() == ["en", "ru"], "\(document)")
         for version in versions {
-            let present = Set(version.items.map(\.id))
-            let missing = (Self.items[checklist] ?? []).filter { !present.contains($0) }
-            #expect(missing.isEmpty, "\(checklist) (\(version.locale)) lost \(missing)")
+            let present = Set(version.ids)
+            let missing = published.filter { !present.contains($0) }
+            #expect(missing.isEmpty, "\(document) (\(version.locale)) lost \(missing)")
         }
     }
 }
