@@ -10,6 +10,11 @@ import Testing
     static let vault = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("content")
 
+    /// The default vault compiled as `make run` compiles it.
+    static func compile() throws -> Compilation {
+        try Compiler(vault: vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+    }
+
     @Test func isCleanUnderStrict() throws {
         let compilation = try Compiler(vault: Self.vault, strict: true, environment: ["SOURCE_DATE_EPOCH": "0"])
             .compile()
@@ -17,7 +22,7 @@ import Testing
     }
 
     @Test func checkInChecklistIsCompleteInBothLanguages() throws {
-        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Self.compile()
         let manifest = try #require(compilation.manifest)
         let byPath = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, $0.data) })
         let versions = try manifest.files.filter { $0.kind == "checklist" && $0.id == "check-in" }.map { entry in
@@ -37,7 +42,7 @@ import Testing
 
     @Test(arguments: [("sound-signals", 23), ("navigation-lights", 24), ("colregs-rules", 25), ("day-shapes", 16)])
     func deckIsCompleteInBothLanguages(_ id: String, _ minimum: Int) throws {
-        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Self.compile()
         let versions = compilation.decks.filter { $0.id == id }
         #expect(versions.map(\.locale).sorted() == ["en", "ru"])
         for deck in versions {
@@ -73,7 +78,7 @@ extension DefaultContentTests {
     ]
 
     @Test func cardsCiteTheRuleText() throws {
-        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Self.compile()
         for expected in Self.citations {
             let deck = try #require(compilation.decks.first { $0.id == expected.deck && $0.locale == expected.locale })
             let card = try #require(deck.cards.first { $0.id == expected.card }, "\(expected.deck)#\(expected.card)")
@@ -113,7 +118,7 @@ extension DefaultContentTests {
     ]
 
     @Test func everyDefaultGuideExistsInBothLanguagesWithItsCategoryAndType() throws {
-        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Self.compile()
         for expected in Self.guides {
             let versions = compilation.guides.filter { $0.id == expected.id }
             #expect(versions.map(\.locale).sorted() == ["en", "ru"], "\(expected.id)")
@@ -140,7 +145,7 @@ extension DefaultContentTests {
     }
 
     @Test func bothLandingPagesExistInBothLanguages() throws {
-        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Self.compile()
         let pages = Dictionary(grouping: compilation.pages, by: \.id)
         #expect(pages.keys.sorted() == ["mothership", "pierrunner"])
         for (id, versions) in pages {
@@ -164,7 +169,7 @@ extension DefaultContentTests {
     /// Bundle files are written directly, not through `Encodable`: for every document of the
     /// default vault, both give the same bytes.
     @Test func bundleFilesAreWhatEncodableWouldWrite() throws {
-        let compilation = try Compiler(vault: Self.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+        let compilation = try Self.compile()
         let documents: [Document] =
             compilation.guides.map { .guide($0) } + compilation.checklists.map { .checklist($0) }
             + compilation.decks.map { .deck($0) }

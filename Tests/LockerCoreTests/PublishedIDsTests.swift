@@ -63,19 +63,15 @@ import Testing
         ],
     ]
 
-    static func compile() throws -> Compilation {
-        try Compiler(vault: DefaultContentTests.vault, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
-    }
-
     @Test(arguments: cards.keys.sorted())
     func everyPublishedCardIsStillInItsDeck(_ deck: String) throws {
-        let versions = try Self.compile().decks.filter { $0.id == deck }
+        let versions = try DefaultContentTests.compile().decks.filter { $0.id == deck }
         Self.expect(Self.cards[deck] ?? [], in: versions.map { ($0.locale, $0.cards.map(\.id)) }, of: deck)
     }
 
     @Test(arguments: items.keys.sorted())
     func everyPublishedItemIsStillInItsChecklist(_ checklist: String) throws {
-        let versions = try Self.compile().checklists.filter { $0.id == checklist }
+        let versions = try DefaultContentTests.compile().checklists.filter { $0.id == checklist }
         Self.expect(Self.items[checklist] ?? [], in: versions.map { ($0.locale, $0.items.map(\.id)) }, of: checklist)
     }
 

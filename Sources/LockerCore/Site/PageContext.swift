@@ -43,20 +43,24 @@ struct PageContext {
         return allowed
     }()
 
+    private static func isFragmentByte(_ byte: UInt8) -> Bool { byte < 0x80 && fragmentBytes[Int(byte)] }
+
+    /// Percent-encoding's digits, upper case as Foundation writes them.
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// A fragment with every byte outside ``fragmentBytes`` percent-encoded (`%5E`, `%D0%AF`), as
     /// `addingPercentEncoding(withAllowedCharacters:)` encodes it, without Foundation's round trip
     /// through `NSString` for every link on every page.
     static func encodedFragment(_ fragment: Substring) -> String {
         let bytes = fragment.utf8
-        if bytes.allSatisfy({ $0 < 0x80 && fragmentBytes[Int($0)] }) { return String(fragment) }
-        let hex = Array("0123456789ABCDEF".utf8)
+        if bytes.allSatisfy(isFragmentByte) { return String(fragment) }
         var encoded: [UInt8] = []
         encoded.reserveCapacity(bytes.count * 3)
         for byte in bytes {
-            if byte < 0x80 && fragmentBytes[Int(byte)] {
+            if isFragmentByte(byte) {
                 encoded.append(byte)
             } else {
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
         return String(decoding: encoded, as: UTF8.self)
