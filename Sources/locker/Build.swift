@@ -90,10 +90,16 @@ struct Build: ParsableCommand {
             said.write(Data(("Up to date. " + record.summary).utf8))
             return
         }
-        let staging = try OutputWriter.Staging(replacing: output)
         // Ctrl-C or a kill while building removes the staging folder; the output stays as it was.
-        let interrupts = Interrupts { staging.discard() }
+        // The handlers are live before the staging folder exists, and the folder is made with
+        // interrupts held, so none can leave it behind.
+        let interrupts = Interrupts()
         defer { interrupts.stop() }
+        let staging = try interrupts.holding {
+            let staging = try OutputWriter.Staging(replacing: output)
+            interrupts.onInterrupt { staging.discard() }
+            return staging
+        }
         let compilation: Compilation
         do {
             compilation = try compiler.compile(into: staging)
@@ -129,6 +135,8 @@ struct Build: ParsableCommand {
         do {
             try interrupts.holding {
                 try staging.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
+                // The output is whole now: an interrupt held until here only sets the exit status.
+                interrupts.onInterrupt(saying: "the new build is in place") {}
             }
         } catch {
             progress.finish()
@@ -144,22 +152,40 @@ struct Build: ParsableCommand {
 
 /// Handles SIGINT and SIGTERM during a build: runs a clean-up and exits with 130, except while
 /// ``holding(_:)`` runs, after which a pending interrupt is honoured.
+///
+/// The handlers are dispatch signal sources. On Linux, libdispatch installs its own handler for a
+/// signal only when the source is registered, on its manager thread, after `resume()` returns;
+/// until then the signal is ignored and lost. So ``init()`` waits for the registration: once it
+/// returns, every interrupt is seen.
 final class Interrupts: @unchecked Sendable {
-    private let cleanUp: @Sendable () -> Void
     private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
+    private var cleanUp: @Sendable () -> Void = {}
+    private var outcome = "the output folder is unchanged"
     private var held = false
     private var pending = false
 
-    init(cleanUp: @escaping @Sendable () -> Void) {
-        self.cleanUp = cleanUp
+    init() {
+        let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.interrupted() }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             sources.append(source)
         }
+        // Registration takes microseconds; the bound only keeps a wedged dispatch from hanging the build.
+        _ = registered.wait(timeout: .now() + 10)
+    }
+
+    /// What an interrupt does from now on, and what it tells the user happened to the output.
+    func onInterrupt(saying outcome: String = "the output folder is unchanged", _ cleanUp: @escaping @Sendable () -> Void) {
+        lock.lock()
+        self.cleanUp = cleanUp
+        self.outcome = outcome
+        lock.unlock()
     }
 
     private func interrupted() {
@@ -170,13 +196,17 @@ final class Interrupts: @unchecked Sendable {
         if !wait { exitCleanly() }
     }
 
-    private func exitCleanly() {
+    private func exitCleanly() -> Never {
+        lock.lock()
+        let cleanUp = self.cleanUp
+        let outcome = self.outcome
+        lock.unlock()
         cleanUp()
-        FileHandle.standardError.write(Data("\nlocker: interrupted; the output folder is unchanged.\n".utf8))
+        FileHandle.standardError.write(Data("\nlocker: interrupted; \(outcome).\n".utf8))
         Foundation.exit(130)
     }
 
-    /// Runs `body` with interrupts deferred until it returns.
+    /// Runs `body` with interrupts deferred until it returns, then honours one that came.
     func holding<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         held = true
@@ -186,8 +216,7 @@ final class Interrupts: @unchecked Sendable {
             held = false
             let interrupted = pending
             lock.unlock()
-            // The output is whole by now; only the exit status says it was interrupted.
-            if interrupted { Foundation.exit(130) }
+            if interrupted { exitCleanly() }
         }
         return try body()
     }

@@ -340,9 +340,10 @@ struct Workspace {
             ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path)) ?? [])
                 .filter { $0.hasPrefix(".out.") }
         }
-        // Interrupted while it builds: once the staging folder exists, well before the swap.
+        // Interrupted while it builds, as soon as the staging folder exists (polled without a
+        // pause): the handlers must be live by then, or the signal is lost or kills the build.
         let deadline = Date().addingTimeInterval(30)
-        while staging().isEmpty, process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        while staging().isEmpty, process.isRunning, Date() < deadline {}
         #expect(!staging().isEmpty, "the build had no staging folder")
         process.interrupt()
         process.waitUntilExit()
