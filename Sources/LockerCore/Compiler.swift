@@ -148,7 +148,9 @@ public struct Compiler: Sendable {
         let cache = self.cache
         // Sorted by their bytes, as the scanner lists them.
         let assetPaths = listing.assets.map(\.path)
-        let surface = cache?.identify(LinkSurface(config: configData, notes: notes, assets: assetPaths)) ?? 0
+        let linkSurface =
+            cache != nil || sink.recordsInputs ? LinkSurface(config: configData, notes: notes, assets: assetPaths) : nil
+        let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
         let index =
             cache?.index(for: surface)?.replacingNotes(notes)
             ?? VaultIndex(notes: notes, assets: assetPaths)
@@ -304,10 +306,20 @@ public struct Compiler: Sendable {
         } catch {
             throw LockerError.io("cannot encode the bundle: \(error)")
         }
-        let site = SiteBuilder(
+        var site = SiteBuilder(
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
             pages: pages,
             assets: assets, cache: cache, origins: origins)
+        if sink.recordsInputs, let linkSurface, let manifest = compilation.manifest {
+            // Each document's bundle file, by its place among the documents: what its page shows.
+            var bundleFiles: [String: String] = [:]
+            for file in manifest.files where file.lists == nil {
+                if let id = file.id, let locale = file.locale { bundleFiles[file.kind + "/" + id + "/" + locale] = file.sha256 }
+            }
+            site.inputSources = SiteBuilder.InputSources(
+                linkSurface: linkSurface.sha256, generatedAt: generatedAt(), program: BuildFingerprint.program,
+                bundleFiles: documents.map { bundleFiles[$0.kind.rawValue + "/" + $0.id + "/" + $0.locale] ?? "" })
+        }
         compilation.sitePageCount = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         return compilation

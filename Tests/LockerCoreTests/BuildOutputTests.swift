@@ -179,10 +179,14 @@ import Testing
         #expect(try text("site/page/index.html") == "new")
         #expect(try text("edited.txt") == "build")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("gone").path))
-        // The marker: each file's SHA-256, then its size, inode and modification time.
-        let marker = try text(OutputWriter.marker).split(separator: "\n").dropFirst().map { $0.split(separator: " ") }
-        #expect(marker.map { $0.count } == [3, 3, 3])
-        #expect(marker.map { String($0[2]) } == ["edited.txt", "same.json", "site/page/index.html"])
+        // The marker: a heading, its format, then each file's SHA-256, its size, inode and
+        // modification time, the digest of its inputs (none here) and its path.
+        let lines = try text(OutputWriter.marker).split(separator: "\n")
+        #expect(lines.dropFirst().first == "format 2")
+        let marker = lines.dropFirst(2).map { $0.split(separator: " ") }
+        #expect(marker.map { $0.count } == [4, 4, 4])
+        #expect(marker.map { $0[2] } == ["-", "-", "-"])
+        #expect(marker.map { String($0[3]) } == ["edited.txt", "same.json", "site/page/index.html"])
         #expect(
             marker.map { String($0[0]) } == [
                 ContentHash.sha256Hex(Data("build".utf8)), ContentHash.sha256Hex(Data("{}".utf8)),

@@ -77,6 +77,13 @@ final class AssetCatalog: @unchecked Sendable {
         return Self.distinct(assets.filter { bundled.contains($0.key) }.values.compactMap { try? $0.get() })
     }
 
+    /// Every vault file read so far, with its content hash or why it could not be read.
+    var states: [(path: String, sha256: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return assets.map { ($0.key, Self.state(of: $0.value)) }
+    }
+
     /// Every asset read successfully, for documents or for the site alone: what the site carries.
     var site: [Asset] {
         lock.lock()

@@ -27,6 +27,14 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         return BuildFingerprint(hex: ContentHash.sha256Hex(Data(stamps.joined(separator: "\n").utf8)))
     }
 
+    /// The running `locker` program, by path and stamp: a new build of it may write other bytes.
+    static var program: String? {
+        guard let binary = Bundle.main.executablePath else { return nil }
+        var status = stat()
+        guard stat(binary, &status) == 0 else { return nil }
+        return "binary \(binary) \(VaultScanner.stamp(of: status))"
+    }
+
     /// - Parameters:
     ///   - compiler: the build's vault, output folder (skipped) and environment.
     ///   - settings: everything else the output or the report depends on (options, the output path).
@@ -34,10 +42,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         var lines = ["locker-build-fingerprint 1"]
         lines += settings
         lines.append("date \(compiler.generatedAt() ?? "-")")
-        if let binary = Bundle.main.executablePath {
-            var status = stat()
-            if stat(binary, &status) == 0 { lines.append("binary \(binary) \(VaultScanner.stamp(of: status))") }
-        }
+        if let program = Self.program { lines.append(program) }
         lines += VaultScanner.fileStamps(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
         hex = ContentHash.sha256Hex(Data(lines.joined(separator: "\n").utf8))

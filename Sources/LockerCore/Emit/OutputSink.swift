@@ -18,11 +18,29 @@ public protocol OutputSink: Sendable {
     /// Takes one file whose SHA-256 (lowercase hex) the caller may know already, so that the
     /// sink need not hash it again. Called from several threads at once, once per path.
     func write(_ file: OutputFile, sha256: String?) throws
+
+    /// Whether the sink records what files were made from, for the next build, and may take
+    /// files from the previous one (``reuse(_:inputs:)``): whether working out inputs is worth it.
+    var recordsInputs: Bool { get }
+
+    /// Takes the file at `path` from the previous build when that build recorded the same
+    /// `inputs` for it (see ``PageInputs``) and the file is still the one it wrote; false when
+    /// the file must be made and written.
+    func reuse(_ path: String, inputs: String) throws -> Bool
+
+    /// Takes one file with what it was made from, for the next build's ``reuse(_:inputs:)``.
+    func write(_ file: OutputFile, sha256: String?, inputs: String) throws
 }
 
 extension OutputSink {
     /// Takes one file, hashed by the sink if it needs the hash.
     public func write(_ file: OutputFile) throws { try write(file, sha256: nil) }
+
+    public var recordsInputs: Bool { false }
+
+    public func reuse(_ path: String, inputs: String) throws -> Bool { false }
+
+    public func write(_ file: OutputFile, sha256: String?, inputs: String) throws { try write(file, sha256: sha256) }
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``.

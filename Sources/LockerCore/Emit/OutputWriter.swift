@@ -79,6 +79,14 @@ public enum OutputWriter {
         private let lock = NSLock()
         private var folders: Set<String> = [""]
         private var written: [String: RecordedFile] = [:]
+        private var reusedFiles = 0
+
+        /// How many files ``reuse(_:inputs:)`` took from the previous build.
+        public var reusedCount: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return reusedFiles
+        }
 
         /// Checks that `output` may be replaced and creates the staging folder beside it.
         public init(replacing output: URL) throws {
@@ -115,7 +123,30 @@ public enum OutputWriter {
             try OutputWriter.create(folder)
         }
 
+        public var recordsInputs: Bool { true }
+
+        public func reuse(_ path: String, inputs: String) throws -> Bool {
+            guard let previous = previousFiles[path], previous.inputs == inputs, let recorded = previous.stamp,
+                OutputWriter.stamp(at: output.path + "/" + path) == recorded
+            else { return false }
+            try ensureFolder(VaultPath.folder(of: path))
+            guard link(output.path + "/" + path, folder.path + "/" + path) == 0 else { return false }
+            lock.lock()
+            written[path] = previous
+            reusedFiles += 1
+            lock.unlock()
+            return true
+        }
+
         public func write(_ file: OutputFile, sha256: String?) throws {
+            try write(file, sha256: sha256, inputs: nil)
+        }
+
+        public func write(_ file: OutputFile, sha256: String?, inputs: String) throws {
+            try write(file, sha256: sha256, inputs: Optional(inputs))
+        }
+
+        private func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try ensureFolder(VaultPath.folder(of: file.path))
             let hash = sha256 ?? ContentHash.sha256Hex(file.data)
             let target = folder.path + "/" + file.path
@@ -128,7 +159,7 @@ public enum OutputWriter {
             }
             if stamp == nil { stamp = try OutputWriter.writeFile(file.data, to: target) }
             lock.lock()
-            written[file.path] = RecordedFile(sha256: hash, stamp: stamp)
+            written[file.path] = RecordedFile(sha256: hash, stamp: stamp, inputs: inputs)
             lock.unlock()
         }
 
@@ -156,10 +187,10 @@ public enum OutputWriter {
             let files = written
             lock.unlock()
             do {
-                var text = markerHeading
+                var text = markerHeading + markerFormat
                 for path in files.keys.sorted(by: { $0.utf8Precedes($1) }) {
                     guard let entry = files[path] else { continue }
-                    text += "\(entry.sha256) \(entry.stamp ?? "-") \(path)\n"
+                    text += "\(entry.sha256) \(entry.stamp ?? "-") \(entry.inputs ?? "-") \(path)\n"
                 }
                 try OutputWriter.writeFile(Data(text.utf8), to: folder.path + "/" + marker)
                 if let record {
@@ -200,20 +231,36 @@ public enum OutputWriter {
         var sha256: String
         /// Size, inode and modification time when written (``VaultScanner/contentStamp(of:)``).
         var stamp: String?
+        /// What the file was made from, when the build worked it out (``PageInputs``).
+        var inputs: String?
     }
 
-    /// The files a marker lists, by path: lines of `<sha256> <stamp> <path>` after the heading.
+    /// The marker's second line, naming its format: `<sha256> <stamp> <inputs> <path>` lines.
+    /// A marker without it (an earlier `locker`) has `<sha256> <stamp> <path>` lines.
+    private static let markerFormat = "format 2\n"
+
+    /// The files a marker lists, by path.
     static func record(in data: Data) -> [String: RecordedFile] {
         var files: [String: RecordedFile] = [:]
         let bytes = [UInt8](data)
         var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).dropFirst()[...]
+        let fields: Int
+        if let format = lines.first, format.elementsEqual(markerFormat.utf8.dropLast()) {
+            lines = lines.dropFirst()
+            fields = 4
+        } else {
+            fields = 3
+        }
         files.reserveCapacity(lines.count)
+        func text(_ field: ArraySlice<UInt8>) -> String? {
+            field.elementsEqual([UInt8(ascii: "-")]) ? nil : String(decoding: field, as: UTF8.self)
+        }
         while let line = lines.popFirst() {
-            let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3 else { continue }
-            let stamp = String(decoding: parts[1], as: UTF8.self)
-            files[String(decoding: parts[2], as: UTF8.self)] = RecordedFile(
-                sha256: String(decoding: parts[0], as: UTF8.self), stamp: stamp == "-" ? nil : stamp)
+            let parts = line.split(separator: 0x20, maxSplits: fields - 1, omittingEmptySubsequences: false)
+            guard parts.count == fields else { continue }
+            files[String(decoding: parts[fields - 1], as: UTF8.self)] = RecordedFile(
+                sha256: String(decoding: parts[0], as: UTF8.self), stamp: text(parts[1]),
+                inputs: fields == 4 ? text(parts[2]) : nil)
         }
         return files
     }

@@ -233,6 +233,9 @@ struct AssetUse: Sendable, Hashable {
 struct LinkSurface: Sendable, Equatable {
     private var bytes = SurfaceBytes()
 
+    /// The SHA-256 of the surface, for ``PageInputs``.
+    var sha256: String { bytes.sha256 }
+
     init(config: Data?, notes: [ParsedNote], assets: [String]) {
         bytes.add(config)
         for note in notes {
@@ -267,6 +270,9 @@ struct SiteSurface: Sendable, Equatable {
 struct IndexListing: Sendable, Equatable {
     private var bytes = SurfaceBytes()
 
+    /// The SHA-256 of the listing, for ``PageInputs``.
+    var sha256: String { bytes.sha256 }
+
     init(_ entries: [ContentIndex.Entry], paths: [String]? = nil) {
         for (offset, entry) in entries.enumerated() {
             bytes.add([
@@ -281,8 +287,11 @@ struct IndexListing: Sendable, Equatable {
 
 /// Texts laid end to end as UTF-8, each followed by a byte no UTF-8 text holds: two lists of
 /// texts give the same bytes only when they hold the same texts, byte for byte.
-private struct SurfaceBytes: Sendable, Equatable {
+struct SurfaceBytes: Sendable, Equatable {
     private var bytes: [UInt8] = []
+
+    /// The SHA-256 of the bytes, in hex: what a later build, in another process, compares.
+    var sha256: String { ContentHash.sha256Hex(Data(bytes)) }
 
     /// Appends each text and a separator, then a second separator that ends the list.
     mutating func add(_ texts: [String]) { add(texts.map(Optional.some)) }

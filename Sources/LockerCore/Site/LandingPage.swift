@@ -12,7 +12,7 @@ extension ContentKind {
 /// Every section but the hero is optional; the site template shows the ones a page has, in a
 /// fixed order: hero, problem, features, audiences, how it works, the note's body, pricing, FAQ,
 /// call to action.
-struct LandingPage: Sendable, Hashable {
+struct LandingPage: Sendable, Hashable, Encodable {
     var id: String
     var locale: String
     var order: Int?
@@ -38,7 +38,7 @@ struct LandingPage: Sendable, Hashable {
     var sections: [Section]
 
     /// The app a page sells.
-    struct App: Sendable, Hashable {
+    struct App: Sendable, Hashable, Encodable {
         var name: String
         var tagline: String?
         /// The App Store ID (digits); the call-to-action buttons link to the App Store when given.
@@ -52,24 +52,24 @@ struct LandingPage: Sendable, Hashable {
 
     /// The top of the page. Each headline is a variant of the page (A/B testing): the first is the
     /// page itself, the others are served from `b/`, `c/`, … below it.
-    struct Hero: Sendable, Hashable {
+    struct Hero: Sendable, Hashable, Encodable {
         var headlines: [String]
         var subheadline: String?
         var cta: String?
     }
 
     /// A titled run of paragraphs.
-    struct Prose: Sendable, Hashable {
+    struct Prose: Sendable, Hashable, Encodable {
         var title: String
         var paragraphs: [String]
     }
 
     /// A titled grid of cards, each optionally linking to a document of the vault.
-    struct Grid: Sendable, Hashable {
+    struct Grid: Sendable, Hashable, Encodable {
         var title: String
         var items: [Item]
 
-        struct Item: Sendable, Hashable {
+        struct Item: Sendable, Hashable, Encodable {
             var title: String
             var body: String?
             var link: LinkTarget?
@@ -77,29 +77,29 @@ struct LandingPage: Sendable, Hashable {
     }
 
     /// Numbered steps.
-    struct Steps: Sendable, Hashable {
+    struct Steps: Sendable, Hashable, Encodable {
         var title: String
         var steps: [Grid.Item]
     }
 
     /// Questions and answers.
-    struct FAQ: Sendable, Hashable {
+    struct FAQ: Sendable, Hashable, Encodable {
         var title: String
         var items: [Entry]
 
-        struct Entry: Sendable, Hashable {
+        struct Entry: Sendable, Hashable, Encodable {
             var question: String
             var answer: String
         }
     }
 
     /// Prices, one card per plan.
-    struct Pricing: Sendable, Hashable {
+    struct Pricing: Sendable, Hashable, Encodable {
         var title: String
         var note: String?
         var plans: [Plan]
 
-        struct Plan: Sendable, Hashable {
+        struct Plan: Sendable, Hashable, Encodable {
             var name: String
             var price: String
             var summary: String?
@@ -108,7 +108,7 @@ struct LandingPage: Sendable, Hashable {
     }
 
     /// The closing call to action.
-    struct CallToAction: Sendable, Hashable {
+    struct CallToAction: Sendable, Hashable, Encodable {
         var title: String
         var body: String?
         var label: String?

@@ -26,6 +26,19 @@ struct SiteBuilder {
     var origins: BuildOrigins
     /// The kinds the vault has documents of, in schema order: the site's navigation.
     let documentKinds: [ContentKind]
+    /// What the pages' inputs are worked out from, when the output records them (``PageInputs``).
+    var inputSources: InputSources?
+
+    /// What ``PageInputs`` needs from the rest of the build.
+    struct InputSources: Sendable {
+        /// The SHA-256 of the vault's ``LinkSurface``.
+        var linkSurface: String
+        var generatedAt: String?
+        /// The `locker` program (``BuildFingerprint/program``).
+        var program: String?
+        /// Each document's bundle file's SHA-256, by the document's place.
+        var bundleFiles: [String]
+    }
 
     init(
         config: VaultConfig, templates: TemplateSet, baseURL: String?, documents: [Document], pages: [LandingPage],
@@ -153,6 +166,16 @@ struct SiteBuilder {
         @Sendable func emit(_ path: String, _ data: Data, sha256: String? = nil) throws {
             try sink.write(OutputFile(path: Self.folder + "/" + path, data: data), sha256: sha256)
         }
+        /// Takes a page from the previous build when it was made from the same inputs.
+        @Sendable func reused(_ path: String, inputs: String?) throws -> Bool {
+            guard let inputs else { return false }
+            return try sink.reuse(Self.folder + "/" + path, inputs: inputs)
+        }
+        /// Writes a page with its inputs, when known.
+        @Sendable func emit(_ path: String, _ data: Data, inputs: String?) throws {
+            guard let inputs else { return try emit(path, data) }
+            try sink.write(OutputFile(path: Self.folder + "/" + path, data: data), sha256: nil, inputs: inputs)
+        }
         func write(_ route: Route, _ html: String) throws {
             try emit(route.path + "index.html", Data(html.utf8))
             htmlPaths.append(route.path)
@@ -237,6 +260,12 @@ struct SiteBuilder {
                     linkSurface: origins.linkSurface, templates: templates.sources, baseURL: baseURL,
                     pages: pages.map { origins.serial(of: $0) },
                     sharedFiles: [iconPath, stylePath])) ?? 0
+        let inputs = inputSources.map { sources in
+            PageInputs(
+                linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
+                sharedFiles: [iconPath, stylePath], assets: assets.states, generatedAt: sources.generatedAt,
+                program: sources.program)
+        }
         // Index pages: one per kind and locale, listing every document of the kind in it.
         let indexRoutes = documentKinds.flatMap { kind in
             let routes = config.locales.map { indexRoute(kind, $0) }
@@ -248,7 +277,12 @@ struct SiteBuilder {
             let unsorted = chosen.map { documents[$0].indexEntry }
             let order = BundleWriter.indexPermutation(unsorted)
             let entries = order.map { (entry: unsorted[$0], path: routes[chosen[$0]].path) }
-            let listing = cache.map { _ in IndexListing(entries.map(\.entry), paths: entries.map(\.path)) }
+            let listing =
+                cache != nil || inputs != nil ? IndexListing(entries.map(\.entry), paths: entries.map(\.path)) : nil
+            let pageInputs = listing.flatMap { listing in
+                inputs?.index(route: route.path, listing: listing, alternates: alternates)
+            }
+            if try reused(route.path + "index.html", inputs: pageInputs) { return }
             let html: Data
             if let listing,
                 let reused = cache?.indexPages.lookup(
@@ -261,24 +295,32 @@ struct SiteBuilder {
                     BuildCache.RenderedIndex(listing: listing ?? IndexListing([]), surface: surface, data: html),
                     for: route.path)
             }
-            try emit(route.path + "index.html", html)
+            try emit(route.path + "index.html", html, inputs: pageInputs)
         }
         @Sendable func renderDocument(_ offset: Int) throws {
             let document = documents[offset]
             let route = routes[offset]
             let alternates = alternatesOf[offset]
             let serial = origins.serial(at: offset)
+            let image = rootImages[document.locale] ?? nil
+            let bundleFiles = inputSources?.bundleFiles ?? []
+            let pageInputs = inputs.flatMap { inputs -> String? in
+                guard offset < bundleFiles.count, !bundleFiles[offset].isEmpty else { return nil }
+                return inputs.document(
+                    route: route.path, bundleSHA256: bundleFiles[offset], alternates: alternates, image: image)
+            }
+            if try reused(route.path + "index.html", inputs: pageInputs) { return }
             if let reused = cache?.rendered.lookup(route.path, where: { $0.surface == surface && $0.serial == serial })
             {
-                try emit(route.path + "index.html", reused.html)
+                try emit(route.path + "index.html", reused.html, inputs: pageInputs)
                 return
             }
             let html = try context.document(
-                document, route: route, alternates: alternates, image: rootImages[document.locale] ?? nil,
+                document, route: route, alternates: alternates, image: image,
                 link: { target in linkTarget(target, document.locale) })
             let data = Data(html.utf8)
             cache?.rendered.store(BuildCache.Rendered(serial: serial, surface: surface, html: data), for: route.path)
-            try emit(route.path + "index.html", data)
+            try emit(route.path + "index.html", data, inputs: pageInputs)
         }
         // Index pages first: one index of a large vault is as much work as many documents, and
         // rendered with them it runs beside them rather than alone after them.
