@@ -90,22 +90,22 @@ struct Build: ParsableCommand {
             said.write(Data(("Up to date. " + record.summary).utf8))
             return
         }
-        // Ctrl-C or a kill while building removes the staging folder; the output stays as it was.
-        // The handlers are live before the staging folder exists, and the folder is made with
-        // interrupts held, so none can leave it behind.
+        // Ctrl-C or a kill while building removes what was written; the output stays as it was.
+        // The handlers are live before anything is written, and the transaction starts with
+        // interrupts held, so none can leave its files behind.
         let interrupts = Interrupts()
         defer { interrupts.stop() }
-        let staging = try interrupts.holding {
-            let staging = try OutputWriter.Staging(replacing: output)
-            interrupts.onInterrupt { staging.discard() }
-            return staging
+        let transaction = try interrupts.holding {
+            let transaction = try OutputWriter.begin(replacing: output)
+            interrupts.onInterrupt { transaction.discard() }
+            return transaction
         }
         let compilation: Compilation
         do {
-            compilation = try compiler.compile(into: staging)
+            compilation = try compiler.compile(into: transaction)
         } catch {
             progress.finish()
-            staging.discard()
+            transaction.discard()
             throw error
         }
         if compilation.failed { progress.finish() } else { progress.clear() }
@@ -113,7 +113,7 @@ struct Build: ParsableCommand {
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         FileHandle.standardOutput.write(Data(report.utf8))
         guard !compilation.failed, let manifest = compilation.manifest else {
-            staging.discard()
+            transaction.discard()
             FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
             throw ExitCode(1)
         }
@@ -134,7 +134,7 @@ struct Build: ParsableCommand {
         // The swap is short and must not be cut in half: interrupts wait for it.
         do {
             try interrupts.holding {
-                try staging.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
+                try transaction.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
                 // The output is whole now: an interrupt held until here only sets the exit status.
                 interrupts.onInterrupt(saying: "the new build is in place") {}
             }

@@ -16,7 +16,7 @@ import Testing
     /// Builds the vault into `output` as `locker build` does, through a staging folder swapped in;
     /// returns the compilation and how many files were taken from the previous build.
     static func build(_ vault: TestVault, into output: URL, baseURL: String? = nil) throws -> (Compilation, Int) {
-        let staging = try OutputWriter.Staging(replacing: output)
+        let staging = try OutputWriter.begin(replacing: output)
         let compilation = try Compiler(
             vault: vault.root, environment: IncrementalBuildTests.environment, baseURL: baseURL
         ).compile(into: staging)

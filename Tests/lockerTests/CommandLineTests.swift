@@ -317,18 +317,19 @@ struct Workspace {
         #expect(!dated.stdout.contains("Up to date. "), "another content date")
     }
 
-    @Test func anInterruptedBuildLeavesNoStagingFolderAndThePreviousOutput() throws {
+    /// A vault of 3,000 linked notes: a build long enough to interrupt.
+    private static func interruptibleWorkspace() throws -> Workspace {
         var files: [String: String] = [:]
         for index in 0..<3000 {
             files["notes/n\(index).md"] = "---\ntitle: Note \(index)\n---\n## Part\n\nSee [[n\((index + 1) % 3000)]].\n"
         }
-        let workspace = try Workspace(files)
-        defer { workspace.remove() }
-        let first = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
-        #expect(first.status == 0)
-        let manifest = try workspace.read("out/bundles/v1/manifest.json")
-        try Data("Changed.\n".utf8).write(to: workspace.root.appendingPathComponent("vault/notes/n0.md"))
+        return try Workspace(files)
+    }
 
+    /// Starts `locker build vault --out out`, interrupts it as soon as `started` holds (polled
+    /// without a pause: the handlers must be live by then, or the signal is lost or kills the
+    /// build), and returns its exit status.
+    private static func interruptedBuild(in workspace: Workspace, once started: () -> Bool) throws -> Int32 {
         let process = Process()
         process.executableURL = LockerRun.binary
         process.arguments = ["build", "vault", "--out", "out"]
@@ -336,20 +337,47 @@ struct Workspace {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !started(), process.isRunning, Date() < deadline {}
+        #expect(started(), "the build was not caught writing")
+        process.interrupt()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func anInterruptedFirstBuildLeavesNoStagingFolder() throws {
+        let workspace = try Self.interruptibleWorkspace()
+        defer { workspace.remove() }
         func staging() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path)) ?? [])
                 .filter { $0.hasPrefix(".out.") }
         }
-        // Interrupted while it builds, as soon as the staging folder exists (polled without a
-        // pause): the handlers must be live by then, or the signal is lost or kills the build.
-        let deadline = Date().addingTimeInterval(30)
-        while staging().isEmpty, process.isRunning, Date() < deadline {}
-        #expect(!staging().isEmpty, "the build had no staging folder")
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        #expect(try Self.interruptedBuild(in: workspace, once: { !staging().isEmpty }) == 130)
         #expect(staging().isEmpty, "left behind: \(staging())")
+        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("out").path))
+    }
+
+    @Test func anInterruptedRebuildLeavesThePreviousOutputAndNoTemporaryFile() throws {
+        let workspace = try Self.interruptibleWorkspace()
+        defer { workspace.remove() }
+        #expect(try LockerRun(["build", "vault", "--out", "out"], in: workspace.root).status == 0)
+        let manifest = try workspace.read("out/bundles/v1/manifest.json")
+        let page = try workspace.read("out/site/guides/notes/n0/index.html")
+        // A new site title: every page is written again, over the previous build, in place.
+        try Data("title: Changed\n".utf8).write(to: workspace.root.appendingPathComponent("vault/locker.yml"))
+        func temporaryFiles(_ folder: String) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path + "/" + folder)) ?? [])
+                .filter { $0.contains(".locker-") }
+        }
+        #expect(try Self.interruptedBuild(in: workspace, once: { !temporaryFiles("out/site/guides/notes/n0").isEmpty }) == 130)
+        let everyFile = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path + "/out")
+        let records: Set<String> = [".locker-build", ".locker-inputs"]
+        #expect(everyFile.filter { $0.contains(".locker-") && !records.contains($0) } == [])
         #expect(try workspace.read("out/bundles/v1/manifest.json") == manifest)
+        #expect(try workspace.read("out/site/guides/notes/n0/index.html") == page)
+        // The next build finds the previous output whole and builds the new one.
+        #expect(try LockerRun(["build", "vault", "--out", "out"], in: workspace.root).status == 0)
+        #expect(String(decoding: try workspace.read("out/bundles/v1/manifest.json"), as: UTF8.self).contains("\"title\":\"Changed\""))
     }
 
     @Test func failedBuildWritesNothingAndKeepsThePreviousOutput() throws {

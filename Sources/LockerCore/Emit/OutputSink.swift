@@ -32,6 +32,21 @@ public protocol OutputSink: Sendable {
     func write(_ file: OutputFile, sha256: String?, inputs: String) throws
 }
 
+/// A build's output being written: files from any thread, then ``commit(record:)`` once, or
+/// ``discard()``; until the commit, the output folder is the previous build.
+public protocol OutputTransaction: OutputSink {
+    /// Makes the written files the output, with the record the next build compares with.
+    func commit(record: BuildRecord?) throws
+    /// Drops what was written; the output folder stays as it was.
+    func discard()
+    /// How many files ``OutputSink/reuse(_:inputs:)`` took from the previous build.
+    var reusedCount: Int { get }
+}
+
+extension OutputTransaction {
+    public func commit() throws { try commit(record: nil) }
+}
+
 extension OutputSink {
     /// Takes one file, hashed by the sink if it needs the hash.
     public func write(_ file: OutputFile) throws { try write(file, sha256: nil) }

@@ -31,7 +31,9 @@ public enum OutputWriter {
     /// and every file it wrote is still there; nil otherwise.
     public static func upToDate(_ output: URL, fingerprint: BuildFingerprint) -> BuildRecord? {
         let output = output.standardizedFileURL
-        guard let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),
+        // A commit that did not finish is finished by the next build, not taken as up to date.
+        guard !FileManager.default.fileExists(atPath: output.appendingPathComponent(Journal.file).path),
+            let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),
             let record = try? JSONDecoder().decode(BuildRecord.self, from: data), record.fingerprint == fingerprint,
             let markerData = FileManager.default.contents(atPath: output.appendingPathComponent(marker).path)
         else { return nil }
@@ -46,9 +48,47 @@ public enum OutputWriter {
 
     private static let markerHeading = "This folder is written by locker build and replaced whole by the next build.\n"
 
+    /// Starts writing a build into `output`: in place over a previous build (``Update``), else
+    /// into a staging folder swapped in whole (``Staging``). Finishes first what a build that
+    /// stopped during its commit left in its journal.
+    public static func begin(replacing output: URL) throws -> any OutputTransaction {
+        let output = output.standardizedFileURL
+        try Journal.recover(output)
+        guard let previous = try previousFiles(of: output), !previous.isEmpty else {
+            return try Staging(replacing: output)
+        }
+        return Update(output: output, previousFiles: previous)
+    }
+
+    /// The files the previous build in `output` lists, by path; nil when there is no folder.
+    /// Throws when `output` must not be replaced: a symbolic link, a file, or a folder of files
+    /// that no build wrote.
+    static func previousFiles(of output: URL) throws -> [String: RecordedFile]? {
+        let fileManager = FileManager.default
+        var link = stat()
+        if lstat(output.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+            throw LockerError.usage(
+                "\(output.path) is a symbolic link; give the folder it leads to as --out, so the build replaces that folder and not the link"
+            )
+        }
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return nil }
+        guard isDirectory.boolValue else {
+            throw LockerError.usage("\(output.path) exists and is not a folder; refusing to replace it")
+        }
+        let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
+        let markerPath = output.appendingPathComponent(marker).path
+        if !contents.isEmpty, !fileManager.fileExists(atPath: markerPath) {
+            throw LockerError.usage(
+                "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)"
+            )
+        }
+        return fileManager.contents(atPath: markerPath).map(OutputWriter.record(in:)) ?? [:]
+    }
+
     /// Replaces the output folder with these files.
     public static func replace(_ output: URL, with files: [OutputFile]) throws {
-        let staging = try Staging(replacing: output)
+        let staging = try begin(replacing: output)
         do {
             let failures = Compiler.parallelMap(files) { file -> String? in
                 do {
@@ -68,7 +108,7 @@ public enum OutputWriter {
 
     /// A build being written beside its output folder: ``write(_:)`` from any thread, then
     /// ``commit()`` to swap it in, or ``discard()``.
-    public final class Staging: OutputSink, @unchecked Sendable {
+    public final class Staging: OutputTransaction, @unchecked Sendable {
         /// The output folder this build replaces.
         public let output: URL
         /// Where the files are written until the swap.
@@ -80,6 +120,7 @@ public enum OutputWriter {
         private var folders: Set<String> = [""]
         private var written: [String: RecordedFile] = [:]
         private var reusedFiles = 0
+        private let gate = WriteGate()
 
         /// How many files ``reuse(_:inputs:)`` took from the previous build.
         public var reusedCount: Int {
@@ -90,31 +131,10 @@ public enum OutputWriter {
 
         /// Checks that `output` may be replaced and creates the staging folder beside it.
         public init(replacing output: URL) throws {
-            let fileManager = FileManager.default
             let output = output.standardizedFileURL
             let parent = output.deletingLastPathComponent()
             try OutputWriter.create(parent)
-            var isDirectory: ObjCBool = false
-            var previousFiles: [String: RecordedFile] = [:]
-            var link = stat()
-            if lstat(output.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
-                throw LockerError.usage(
-                    "\(output.path) is a symbolic link; give the folder it leads to as --out, so the build replaces that folder and not the link"
-                )
-            }
-            if fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else {
-                    throw LockerError.usage("\(output.path) exists and is not a folder; refusing to replace it")
-                }
-                let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
-                let markerPath = output.appendingPathComponent(marker).path
-                if !contents.isEmpty, !fileManager.fileExists(atPath: markerPath) {
-                    throw LockerError.usage(
-                        "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)"
-                    )
-                }
-                previousFiles = fileManager.contents(atPath: markerPath).map(OutputWriter.record(in:)) ?? [:]
-            }
+            let previousFiles = try OutputWriter.previousFiles(of: output) ?? [:]
             let token = UUID().uuidString.prefix(8)
             self.output = output
             self.previousFiles = previousFiles
@@ -129,8 +149,11 @@ public enum OutputWriter {
             guard let previous = previousFiles[path], previous.inputs == inputs, let recorded = previous.stamp,
                 OutputWriter.stamp(at: output.path + "/" + path) == recorded
             else { return false }
-            try ensureFolder(VaultPath.folder(of: path))
-            guard link(output.path + "/" + path, folder.path + "/" + path) == 0 else { return false }
+            let linked = try gate.pass {
+                try ensureFolder(VaultPath.folder(of: path))
+                return link(output.path + "/" + path, folder.path + "/" + path) == 0
+            }
+            guard linked else { return false }
             lock.lock()
             written[path] = previous
             reusedFiles += 1
@@ -147,6 +170,10 @@ public enum OutputWriter {
         }
 
         private func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
+            try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
+        }
+
+        private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try ensureFolder(VaultPath.folder(of: file.path))
             let hash = sha256 ?? ContentHash.sha256Hex(file.data)
             let target = folder.path + "/" + file.path
@@ -187,16 +214,9 @@ public enum OutputWriter {
             let files = written
             lock.unlock()
             do {
-                var text = markerHeading + markerFormat
-                for path in files.keys.sorted(by: { $0.utf8Precedes($1) }) {
-                    guard let entry = files[path] else { continue }
-                    text += "\(entry.sha256) \(entry.stamp ?? "-") \(entry.inputs ?? "-") \(path)\n"
-                }
-                try OutputWriter.writeFile(Data(text.utf8), to: folder.path + "/" + marker)
+                try OutputWriter.writeFile(OutputWriter.markerText(files), to: folder.path + "/" + marker)
                 if let record {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    try OutputWriter.writeFile(try encoder.encode(record), to: folder.path + "/" + recordFile)
+                    try OutputWriter.writeFile(try OutputWriter.encoded(record), to: folder.path + "/" + recordFile)
                 }
                 OutputWriter.flush(folder.path)
                 if fileManager.fileExists(atPath: output.path) {
@@ -222,6 +242,7 @@ public enum OutputWriter {
 
         /// Removes the staging folder; the output folder stays as it was.
         public func discard() {
+            gate.close()
             try? FileManager.default.removeItem(at: folder)
         }
     }
@@ -233,6 +254,23 @@ public enum OutputWriter {
         var stamp: String?
         /// What the file was made from, when the build worked it out (``PageInputs``).
         var inputs: String?
+    }
+
+    /// The marker of a build of these files.
+    static func markerText(_ files: [String: RecordedFile]) -> Data {
+        var text = markerHeading + markerFormat
+        for path in files.keys.sorted(by: { $0.utf8Precedes($1) }) {
+            guard let entry = files[path] else { continue }
+            text += "\(entry.sha256) \(entry.stamp ?? "-") \(entry.inputs ?? "-") \(path)\n"
+        }
+        return Data(text.utf8)
+    }
+
+    /// A build record as the record file holds it.
+    static func encoded(_ record: BuildRecord) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(record)
     }
 
     /// The marker's second line, naming its format: `<sha256> <stamp> <inputs> <path>` lines.
@@ -274,7 +312,7 @@ public enum OutputWriter {
 
     /// Removes a previous build: the files its marker lists on every core, then its folders
     /// deepest first, then whatever else is left.
-    private static func remove(_ folder: URL, listing files: [String]) {
+    static func remove(_ folder: URL, listing files: [String]) {
         let root = folder.path
         _ = Compiler.parallelMap(files) { path in unlink(root + "/" + path) }
         var folders: Set<String> = []
@@ -320,7 +358,7 @@ public enum OutputWriter {
     #endif
 
     /// Flushes the file system that holds `path` to the disk: once for the whole output.
-    private static func flush(_ path: String) {
+    static func flush(_ path: String) {
         #if os(Linux)
             let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard descriptor >= 0 else { return sync() }
@@ -331,7 +369,7 @@ public enum OutputWriter {
         #endif
     }
 
-    private static func create(_ folder: URL) throws {
+    static func create(_ folder: URL) throws {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {

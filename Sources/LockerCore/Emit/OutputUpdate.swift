@@ -1,0 +1,247 @@
+import Foundation
+import LockerKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension OutputWriter {
+    /// A build written over the previous one in its own folder, touching only what changed.
+    ///
+    /// A file with the previous build's bytes, and a page with the previous build's inputs
+    /// (``PageInputs``), is left where it is, as long as it is still the file that build wrote
+    /// (same size, inode and modification time). Every other file is written beside its place
+    /// under a hidden temporary name (`.index.html.locker-<token>`), so that until the commit the
+    /// folder is the previous build. The commit first writes a ``Journal`` of what it is about to
+    /// do and syncs the file system, then renames the new files into place (content-addressed
+    /// files and assets first, then pages, then the manifests and `_headers`, so that every
+    /// link a reader follows leads to a file), removes the files the build no longer has, and
+    /// writes the marker. A build stopped during the commit (a crash, a power cut) leaves the
+    /// journal, and the next build finishes that commit before anything else.
+    ///
+    /// Against the staging folder's two renames (``Staging``), a reader can see some pages of the
+    /// new build beside pages of the old one for the few milliseconds of the commit; in exchange
+    /// an edit costs a file system operation per changed file, not one per file of the output.
+    public final class Update: OutputTransaction, @unchecked Sendable {
+        /// The output folder, which holds the previous build.
+        public let output: URL
+        /// The previous build's files, from its marker.
+        private let previousFiles: [String: RecordedFile]
+        /// The suffix of this build's temporary files.
+        private let suffix = ".locker-" + UUID().uuidString.prefix(8)
+        private let lock = NSLock()
+        private var folders: Set<String> = [""]
+        private var created: [String] = []
+        private var entries: [String: RecordedFile] = [:]
+        private var pending: [String] = []
+        private var reusedFiles = 0
+        private let gate = WriteGate()
+
+        init(output: URL, previousFiles: [String: RecordedFile]) {
+            self.output = output
+            self.previousFiles = previousFiles
+        }
+
+        public var reusedCount: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return reusedFiles
+        }
+
+        public var recordsInputs: Bool { true }
+
+        /// The previous build's entry for `path` when the file is still the one it wrote.
+        private func intact(_ path: String) -> RecordedFile? {
+            guard let previous = previousFiles[path], let recorded = previous.stamp,
+                OutputWriter.stamp(at: output.path + "/" + path) == recorded
+            else { return nil }
+            return previous
+        }
+
+        /// Where `path` is written until the commit: beside it, hidden.
+        private func temporary(_ path: String) -> String {
+            let folder = VaultPath.folder(of: path)
+            return (folder.isEmpty ? "" : folder + "/") + "." + VaultPath.fileName(of: path) + suffix
+        }
+
+        public func reuse(_ path: String, inputs: String) throws -> Bool {
+            guard let previous = intact(path), previous.inputs == inputs else { return false }
+            lock.lock()
+            entries[path] = previous
+            reusedFiles += 1
+            lock.unlock()
+            return true
+        }
+
+        public func write(_ file: OutputFile, sha256: String?) throws {
+            try write(file, sha256: sha256, inputs: nil)
+        }
+
+        public func write(_ file: OutputFile, sha256: String?, inputs: String) throws {
+            try write(file, sha256: sha256, inputs: Optional(inputs))
+        }
+
+        private func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
+            try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
+        }
+
+        private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
+            let hash = sha256 ?? ContentHash.sha256Hex(file.data)
+            if let previous = intact(file.path), previous.sha256 == hash {
+                lock.lock()
+                entries[file.path] = RecordedFile(sha256: hash, stamp: previous.stamp, inputs: inputs)
+                lock.unlock()
+                return
+            }
+            try ensureFolder(VaultPath.folder(of: file.path))
+            let target = output.path + "/" + temporary(file.path)
+            unlink(target)
+            let stamp = try OutputWriter.writeFile(file.data, to: target)
+            lock.lock()
+            entries[file.path] = RecordedFile(sha256: hash, stamp: stamp, inputs: inputs)
+            pending.append(file.path)
+            lock.unlock()
+        }
+
+        /// Creates a folder of the output and its parents, once each, remembering those it made.
+        private func ensureFolder(_ relative: String) throws {
+            lock.lock()
+            let known = folders.contains(relative)
+            lock.unlock()
+            guard !known else { return }
+            try ensureFolder(VaultPath.folder(of: relative))
+            let path = output.path + "/" + relative
+            let made = mkdir(path, 0o755) == 0
+            if !made, errno != EEXIST {
+                throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
+            }
+            lock.lock()
+            folders.insert(relative)
+            if made { created.append(relative) }
+            lock.unlock()
+        }
+
+        public func commit(record: BuildRecord?) throws {
+            try journal(record: record).apply(in: output)
+        }
+
+        /// Syncs the written files and saves the journal of the commit, which ``Journal/apply(in:)``
+        /// then carries out.
+        func journal(record: BuildRecord?) throws -> Journal {
+            lock.lock()
+            let files = entries
+            let written = pending
+            lock.unlock()
+            let journal = Journal(
+                renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
+                removals: previousFiles.keys.filter { files[$0] == nil }.sorted(),
+                marker: String(decoding: OutputWriter.markerText(files), as: UTF8.self),
+                record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) })
+            do {
+                // The new files' bytes reach the disk before the journal that names them.
+                OutputWriter.flush(output.path)
+                try journal.save(in: output)
+            } catch {
+                discard()
+                throw error
+            }
+            return journal
+        }
+
+        public func discard() {
+            gate.close()
+            lock.lock()
+            let written = pending
+            let made = created
+            lock.unlock()
+            for path in written { unlink(output.path + "/" + temporary(path)) }
+            for folder in made.sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(output.path + "/" + folder) }
+        }
+    }
+
+    /// What a commit of an ``Update`` does, written before it starts: the renames, the removals,
+    /// the marker and the record. Applying it twice does what applying it once does.
+    struct Journal: Codable {
+        /// `[temporary, final]` paths, in the order to rename them.
+        var renames: [[String]]
+        var removals: [String]
+        var marker: String
+        var record: String?
+
+        static let file = ".locker-journal"
+
+        /// Content-addressed files and assets first (0), then pages and other named files (1),
+        /// then the files that name the others: the manifest and `_headers` (2).
+        static func rank(_ path: String) -> Int {
+            if path == BundleSchema.folder + "/manifest.json" || VaultPath.fileName(of: path) == "_headers" { return 2 }
+            if path.hasSuffix(".html") || path.hasSuffix(".xml") || path.hasSuffix(".txt") { return 1 }
+            return 0
+        }
+
+        /// Writes the journal whole (a temporary file, synced, then renamed) into `output`.
+        func save(in output: URL) throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let data = try encoder.encode(self)
+            try OutputWriter.replaceFile(data, at: output.path + "/" + Self.file)
+            OutputWriter.flush(output.path)
+        }
+
+        /// Renames, removes, writes the marker and the record, then deletes the journal.
+        ///
+        /// A rename that fails does not stop the rest: the marker lists what each file should be,
+        /// and a file that is not what it lists is written again by the next build, so the output
+        /// comes right then; the failure is reported once the journal is gone.
+        func apply(in output: URL) throws {
+            let root = output.path + "/"
+            var failure: String?
+            for pair in renames where pair.count == 2 {
+                if rename(root + pair[0], root + pair[1]) != 0, errno != ENOENT {
+                    failure = failure ?? "cannot write \(root + pair[1]): \(String(cString: strerror(errno)))"
+                    unlink(root + pair[0])
+                }
+            }
+            _ = Compiler.parallelMap(removals) { path in unlink(root + path) }
+            // Folders left empty by the removals, deepest first; a folder with files stays.
+            var folders: Set<String> = []
+            for path in removals {
+                var current = VaultPath.folder(of: path)
+                while !current.isEmpty, folders.insert(current).inserted { current = VaultPath.folder(of: current) }
+            }
+            for folder in folders.sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(root + folder) }
+            try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
+            if let record {
+                try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
+            } else {
+                unlink(root + OutputWriter.recordFile)
+            }
+            OutputWriter.flush(output.path)
+            unlink(root + Self.file)
+            if let failure { throw LockerError.io(failure) }
+        }
+
+        /// Finishes the commit a journal in `output` describes, if there is one.
+        static func recover(_ output: URL) throws {
+            let path = output.path + "/" + file
+            guard let data = FileManager.default.contents(atPath: path) else { return }
+            guard let journal = try? JSONDecoder().decode(Journal.self, from: data) else {
+                // Journals are renamed into place whole: one that cannot be read was not written by a build.
+                throw LockerError.usage("\(path) cannot be read; remove \(output.path) and build again")
+            }
+            try journal.apply(in: output)
+        }
+    }
+
+    /// Replaces the file at `path` with `data` in one step: a temporary file beside it, renamed.
+    static func replaceFile(_ data: Data, at path: String) throws {
+        let temporary = path + ".locker-new"
+        unlink(temporary)
+        try writeFile(data, to: temporary)
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw LockerError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
