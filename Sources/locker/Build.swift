@@ -20,12 +20,16 @@ struct Build: ParsableCommand {
             and the static site in <out>/site: the landing pages, a page per guide, checklist and \
             deck, an index per kind, in every locale, with sitemap.xml, robots.txt, 404.html and \
             its own _headers. Templates come from the vault's templates/ folder where it has them. \
-            The output folder is replaced whole and atomically; when the vault has errors nothing \
-            is written and the previous build stays as it was.
+            A first build is written into a staging folder renamed into place; a rebuild is \
+            written in place, touching only the files that changed, each replaced in one rename \
+            after a journal is saved, so a commit cut short is finished by the next build. When \
+            the vault has errors, or on Ctrl-C, nothing is written and the previous build stays \
+            as it was.
 
             generatedAt in the manifest comes from SOURCE_DATE_EPOCH, else the vault's last git \
             commit, so two builds of the same content are byte-identical. A file the previous build \
-            wrote with the same bytes is hard-linked rather than written again; when no file of the \
+            wrote with the same bytes, or a page made from the same inputs, is kept rather than \
+            written again; when no file of the \
             vault changed (names, sizes, modification times) and the options are the same, the \
             build stops at once and prints the previous report. On a terminal, a progress line \
             shows on standard error while the build runs.

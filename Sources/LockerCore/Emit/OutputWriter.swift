@@ -7,19 +7,20 @@ import LockerKit
     import Darwin
 #endif
 
-/// Writes the build output so that the output folder is always either the previous build or
-/// the new one, never a mix.
+/// Writes the build output so that no file is ever half written and the output folder is the
+/// previous build until the build commits.
 ///
-/// Files are written into a staging folder beside the output folder as the build makes them
-/// (``Staging``), then swapped in with two renames on the same file system. A folder that holds
-/// anything but a previous Locker build is never replaced.
+/// A first build is written into a staging folder beside the output folder as the build makes
+/// its files (``Staging``), then renamed into place. A build over a previous one is written in
+/// place, touching only what changed (``Update``). A folder that holds anything but a previous
+/// Locker build is never replaced.
 ///
 /// Files are written on every core with plain `write(2)` calls and no per-file sync; the file
-/// system is synced once, before the swap, so a crash never leaves a swapped-in folder of
-/// unwritten files. The marker file lists every file with its SHA-256 and its size, inode and
-/// modification time: a file the previous build wrote with the same bytes, and that is still the
-/// file it wrote, is hard-linked into the new one instead of written again, so an unchanged file
-/// costs no new inode, no data blocks and nothing to free when the previous build is removed.
+/// system is synced once, before the swap or the journal, so a crash never leaves a committed
+/// build of unwritten files. The marker file lists every file with its SHA-256, its size, inode
+/// and modification time, and for a page the digest of its inputs (``PageInputs``): a file the
+/// previous build wrote with the same bytes (or a page made from the same inputs), and that is
+/// still the file it wrote, is kept (hard-linked into a staging folder) instead of written again.
 public enum OutputWriter {
     /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
     public static let marker = ".locker-build"

@@ -3,7 +3,7 @@ import LockerKit
 
 /// What each page of the site is made from, as a digest that `locker build` records beside the
 /// page and that the next build, in another process, compares: a page whose inputs are
-/// unchanged is taken from the previous build (hard-linked) instead of rendered again.
+/// unchanged is kept from the previous build instead of rendered again.
 ///
 /// A document's page depends on its document and on what it shows of the rest of the site, the
 /// same split ``BuildCache`` reuses pages by in memory (``SiteSurface``); here each part is a
