@@ -16,8 +16,9 @@ public struct OutputFile: Sendable, Hashable {
 /// a staging folder for `locker build` (``OutputWriter/Staging``), memory for tests (``MemoryOutput``).
 public protocol OutputSink: Sendable {
     /// Takes one file whose SHA-256 (lowercase hex) the caller may know already, so that the
-    /// sink need not hash it again. Called from several threads at once, once per path.
-    func write(_ file: OutputFile, sha256: String?) throws
+    /// sink need not hash it again, with what it was made from when the build worked it out (for
+    /// the next build's ``reuse(_:inputs:)``). Called from several threads at once, once per path.
+    func write(_ file: OutputFile, sha256: String?, inputs: String?) throws
 
     /// Whether the sink records what files were made from, for the next build, and may take
     /// files from the previous one (``reuse(_:inputs:)``): whether working out inputs is worth it.
@@ -27,9 +28,6 @@ public protocol OutputSink: Sendable {
     /// `inputs` for it (see ``PageInputs``) and the file is still the one it wrote; false when
     /// the file must be made and written.
     func reuse(_ path: String, inputs: String) throws -> Bool
-
-    /// Takes one file with what it was made from, for the next build's ``reuse(_:inputs:)``.
-    func write(_ file: OutputFile, sha256: String?, inputs: String) throws
 }
 
 /// A build's output being written: files from any thread, then ``commit(record:)`` once, or
@@ -49,13 +47,14 @@ extension OutputTransaction {
 
 extension OutputSink {
     /// Takes one file, hashed by the sink if it needs the hash.
-    public func write(_ file: OutputFile) throws { try write(file, sha256: nil) }
+    public func write(_ file: OutputFile) throws { try write(file, sha256: nil, inputs: nil) }
+
+    /// Takes one file whose SHA-256 the caller may know already.
+    public func write(_ file: OutputFile, sha256: String?) throws { try write(file, sha256: sha256, inputs: nil) }
 
     public var recordsInputs: Bool { false }
 
     public func reuse(_ path: String, inputs: String) throws -> Bool { false }
-
-    public func write(_ file: OutputFile, sha256: String?, inputs: String) throws { try write(file, sha256: sha256) }
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``.
@@ -65,7 +64,7 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
 
     public init() {}
 
-    public func write(_ file: OutputFile, sha256: String?) throws {
+    public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
         lock.lock()
         collected.append(file)
         lock.unlock()

@@ -31,24 +31,18 @@ extension OutputWriter {
         private let previousFiles: [String: RecordedFile]
         /// The suffix of this build's temporary files.
         private let suffix = ".locker-" + UUID().uuidString.prefix(8)
-        private let lock = NSLock()
-        private var folders: Set<String> = [""]
-        private var created: [String] = []
-        private var entries: [String: RecordedFile] = [:]
-        private var pending: [String] = []
-        private var reusedFiles = 0
+        private let ledger = OutputLedger()
         private let gate = WriteGate()
+
+        private let folders: FolderMaker
 
         init(output: URL, previousFiles: [String: RecordedFile]) {
             self.output = output
             self.previousFiles = previousFiles
+            folders = FolderMaker(root: output.path)
         }
 
-        public var reusedCount: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return reusedFiles
-        }
+        public var reusedCount: Int { ledger.reused }
 
         public var recordsInputs: Bool { true }
 
@@ -68,59 +62,25 @@ extension OutputWriter {
 
         public func reuse(_ path: String, inputs: String) throws -> Bool {
             guard let previous = intact(path), previous.inputs == inputs else { return false }
-            lock.lock()
-            entries[path] = previous
-            reusedFiles += 1
-            lock.unlock()
+            ledger.kept(path, previous, reused: true)
             return true
         }
 
-        public func write(_ file: OutputFile, sha256: String?) throws {
-            try write(file, sha256: sha256, inputs: nil)
-        }
-
-        public func write(_ file: OutputFile, sha256: String?, inputs: String) throws {
-            try write(file, sha256: sha256, inputs: Optional(inputs))
-        }
-
-        private func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
+        public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
         }
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             let hash = sha256 ?? ContentHash.sha256Hex(file.data)
             if let previous = intact(file.path), previous.sha256 == hash {
-                lock.lock()
-                entries[file.path] = RecordedFile(sha256: hash, stamp: previous.stamp, inputs: inputs)
-                lock.unlock()
+                ledger.kept(file.path, RecordedFile(sha256: hash, stamp: previous.stamp, inputs: inputs), reused: false)
                 return
             }
-            try ensureFolder(VaultPath.folder(of: file.path))
+            try folders.ensure(VaultPath.folder(of: file.path))
             let target = output.path + "/" + temporary(file.path)
             unlink(target)
             let stamp = try OutputWriter.writeFile(file.data, to: target)
-            lock.lock()
-            entries[file.path] = RecordedFile(sha256: hash, stamp: stamp, inputs: inputs)
-            pending.append(file.path)
-            lock.unlock()
-        }
-
-        /// Creates a folder of the output and its parents, once each, remembering those it made.
-        private func ensureFolder(_ relative: String) throws {
-            lock.lock()
-            let known = folders.contains(relative)
-            lock.unlock()
-            guard !known else { return }
-            try ensureFolder(VaultPath.folder(of: relative))
-            let path = output.path + "/" + relative
-            let made = mkdir(path, 0o755) == 0
-            if !made, errno != EEXIST {
-                throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
-            }
-            lock.lock()
-            folders.insert(relative)
-            if made { created.append(relative) }
-            lock.unlock()
+            ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
 
         public func commit(record: BuildRecord?) throws {
@@ -130,10 +90,8 @@ extension OutputWriter {
         /// Syncs the written files and saves the journal of the commit, which ``Journal/apply(in:)``
         /// then carries out.
         func journal(record: BuildRecord?) throws -> Journal {
-            lock.lock()
-            let files = entries
-            let written = pending
-            lock.unlock()
+            let files = ledger.files
+            let written = ledger.written
             let journal = Journal(
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
                 removals: previousFiles.keys.filter { files[$0] == nil }.sorted(),
@@ -152,12 +110,8 @@ extension OutputWriter {
 
         public func discard() {
             gate.close()
-            lock.lock()
-            let written = pending
-            let made = created
-            lock.unlock()
-            for path in written { unlink(output.path + "/" + temporary(path)) }
-            for folder in made.sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(output.path + "/" + folder) }
+            for path in ledger.written { unlink(output.path + "/" + temporary(path)) }
+            for folder in folders.created { rmdir(output.path + "/" + folder) }
         }
     }
 
@@ -205,12 +159,9 @@ extension OutputWriter {
             }
             _ = Compiler.parallelMap(removals) { path in unlink(root + path) }
             // Folders left empty by the removals, deepest first; a folder with files stays.
-            var folders: Set<String> = []
-            for path in removals {
-                var current = VaultPath.folder(of: path)
-                while !current.isEmpty, folders.insert(current).inserted { current = VaultPath.folder(of: current) }
+            for folder in OutputWriter.folders(of: removals).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+                rmdir(root + folder)
             }
-            for folder in folders.sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(root + folder) }
             try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
             if let record {
                 try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)

@@ -47,7 +47,7 @@ public enum OutputWriter {
         return record
     }
 
-    private static let markerHeading = "This folder is written by locker build and replaced whole by the next build.\n"
+    private static let markerHeading = "This folder is written by locker build and updated by the next build.\n"
 
     /// Starts writing a build into `output`: in place over a previous build (``Update``), else
     /// into a staging folder swapped in whole (``Staging``). Finishes first what a build that
@@ -117,18 +117,12 @@ public enum OutputWriter {
         private let previous: URL
         /// The previous build's files, from its marker.
         private let previousFiles: [String: RecordedFile]
-        private let lock = NSLock()
-        private var folders: Set<String> = [""]
-        private var written: [String: RecordedFile] = [:]
-        private var reusedFiles = 0
+        private let folders: FolderMaker
+        private let ledger = OutputLedger()
         private let gate = WriteGate()
 
         /// How many files ``reuse(_:inputs:)`` took from the previous build.
-        public var reusedCount: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return reusedFiles
-        }
+        public var reusedCount: Int { ledger.reused }
 
         /// Checks that `output` may be replaced and creates the staging folder beside it.
         public init(replacing output: URL) throws {
@@ -141,6 +135,7 @@ public enum OutputWriter {
             self.previousFiles = previousFiles
             folder = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(token)")
             previous = parent.appendingPathComponent(".\(output.lastPathComponent).previous-\(token)")
+            folders = FolderMaker(root: folder.path)
             try OutputWriter.create(folder)
         }
 
@@ -151,31 +146,20 @@ public enum OutputWriter {
                 OutputWriter.stamp(at: output.path + "/" + path) == recorded
             else { return false }
             let linked = try gate.pass {
-                try ensureFolder(VaultPath.folder(of: path))
+                try folders.ensure(VaultPath.folder(of: path))
                 return link(output.path + "/" + path, folder.path + "/" + path) == 0
             }
             guard linked else { return false }
-            lock.lock()
-            written[path] = previous
-            reusedFiles += 1
-            lock.unlock()
+            ledger.kept(path, previous, reused: true)
             return true
         }
 
-        public func write(_ file: OutputFile, sha256: String?) throws {
-            try write(file, sha256: sha256, inputs: nil)
-        }
-
-        public func write(_ file: OutputFile, sha256: String?, inputs: String) throws {
-            try write(file, sha256: sha256, inputs: Optional(inputs))
-        }
-
-        private func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
+        public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
         }
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
-            try ensureFolder(VaultPath.folder(of: file.path))
+            try folders.ensure(VaultPath.folder(of: file.path))
             let hash = sha256 ?? ContentHash.sha256Hex(file.data)
             let target = folder.path + "/" + file.path
             // Linked only when the previous build wrote these bytes and the file is still the one
@@ -186,34 +170,14 @@ public enum OutputWriter {
                 if OutputWriter.stamp(at: source) == recorded, link(source, target) == 0 { stamp = recorded }
             }
             if stamp == nil { stamp = try OutputWriter.writeFile(file.data, to: target) }
-            lock.lock()
-            written[file.path] = RecordedFile(sha256: hash, stamp: stamp, inputs: inputs)
-            lock.unlock()
-        }
-
-        /// Creates a folder of the staging tree and its parents, once each.
-        private func ensureFolder(_ relative: String) throws {
-            lock.lock()
-            let known = folders.contains(relative)
-            lock.unlock()
-            guard !known else { return }
-            try ensureFolder(VaultPath.folder(of: relative))
-            let path = folder.path + "/" + relative
-            if mkdir(path, 0o755) != 0, errno != EEXIST {
-                throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
-            }
-            lock.lock()
-            folders.insert(relative)
-            lock.unlock()
+            ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
 
         /// Writes the marker (and the record, for the next build to compare with), syncs, and
         /// swaps the staging folder in for the output folder; then removes the previous build.
         public func commit(record: BuildRecord? = nil) throws {
             let fileManager = FileManager.default
-            lock.lock()
-            let files = written
-            lock.unlock()
+            let files = ledger.files
             do {
                 try OutputWriter.writeFile(OutputWriter.markerText(files), to: folder.path + "/" + marker)
                 if let record {
@@ -311,17 +275,22 @@ public enum OutputWriter {
         return VaultScanner.contentStamp(of: status)
     }
 
+    /// Every folder that holds one of `paths`, at any depth (not the root).
+    static func folders(of paths: [String]) -> Set<String> {
+        var folders: Set<String> = []
+        for path in paths {
+            var current = VaultPath.folder(of: path)
+            while !current.isEmpty, folders.insert(current).inserted { current = VaultPath.folder(of: current) }
+        }
+        return folders
+    }
+
     /// Removes a previous build: the files its marker lists on every core, then its folders
     /// deepest first, then whatever else is left.
     static func remove(_ folder: URL, listing files: [String]) {
         let root = folder.path
         _ = Compiler.parallelMap(files) { path in unlink(root + "/" + path) }
-        var folders: Set<String> = []
-        for path in files {
-            var current = VaultPath.folder(of: path)
-            while !current.isEmpty, folders.insert(current).inserted { current = VaultPath.folder(of: current) }
-        }
-        let byDepth = Dictionary(grouping: folders) { $0.utf8.count(where: { $0 == UInt8(ascii: "/") }) }
+        let byDepth = Dictionary(grouping: folders(of: files)) { $0.utf8.count(where: { $0 == UInt8(ascii: "/") }) }
         for depth in byDepth.keys.sorted(by: >) {
             _ = Compiler.parallelMap(byDepth[depth] ?? []) { path in rmdir(root + "/" + path) }
         }

@@ -173,7 +173,6 @@ struct SiteBuilder {
         }
         /// Writes a page with its inputs, when known.
         @Sendable func emit(_ path: String, _ data: Data, inputs: String?) throws {
-            guard let inputs else { return try emit(path, data) }
             try sink.write(OutputFile(path: Self.folder + "/" + path, data: data), sha256: nil, inputs: inputs)
         }
         func write(_ route: Route, _ html: String) throws {
