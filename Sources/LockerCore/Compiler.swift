@@ -310,14 +310,15 @@ public struct Compiler: Sendable {
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
             pages: pages,
             assets: assets, cache: cache, origins: origins)
-        if sink.recordsInputs, let linkSurface, let manifest = compilation.manifest {
+        // Without a way to tell this program from the next, pages are always rendered.
+        if sink.recordsInputs, let linkSurface, let manifest = compilation.manifest, let program = BuildFingerprint.program {
             // Each document's bundle file, by its place among the documents: what its page shows.
             var bundleFiles: [String: String] = [:]
             for file in manifest.files where file.lists == nil {
                 if let id = file.id, let locale = file.locale { bundleFiles[file.kind + "/" + id + "/" + locale] = file.sha256 }
             }
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: linkSurface.sha256, generatedAt: generatedAt(), program: BuildFingerprint.program,
+                linkSurface: linkSurface.sha256, program: program,
                 bundleFiles: documents.map { bundleFiles[$0.kind.rawValue + "/" + $0.id + "/" + $0.locale] ?? "" })
         }
         compilation.sitePageCount = try site.render(

@@ -109,7 +109,8 @@ struct Build: ParsableCommand {
             compilation = try compiler.compile(into: transaction)
         } catch {
             progress.finish()
-            transaction.discard()
+            // Held: an interrupt that stopped the writers is the one that reports and exits.
+            interrupts.holding { transaction.discard() }
             throw error
         }
         if compilation.failed { progress.finish() } else { progress.clear() }
@@ -117,7 +118,7 @@ struct Build: ParsableCommand {
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         FileHandle.standardOutput.write(Data(report.utf8))
         guard !compilation.failed, let manifest = compilation.manifest else {
-            transaction.discard()
+            interrupts.holding { transaction.discard() }
             FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
             throw ExitCode(1)
         }
@@ -158,9 +159,15 @@ struct Build: ParsableCommand {
 /// ``holding(_:)`` runs, after which a pending interrupt is honoured.
 ///
 /// The handlers are dispatch signal sources. On Linux, libdispatch installs its own handler for a
-/// signal only when the source is registered, on its manager thread, after `resume()` returns;
-/// until then the signal is ignored and lost. So ``init()`` waits for the registration: once it
-/// returns, every interrupt is seen.
+/// signal when the source is registered, on its manager thread, after `resume()` returns; until
+/// then the signal keeps its default action, which stops the process before it has written
+/// anything. So ``init()`` waits for the registration: once it returns, every interrupt is
+/// handled. (On Darwin the signals must be ignored for the sources to see them.)
+///
+/// The clean-up runs on a dispatch thread while the build goes on: the output's write gate stops
+/// the writers first (``OutputTransaction/discard()``), and once an interrupt is being handled,
+/// ``holding(_:)`` never runs its body, so the build cannot commit, or report a failure of its
+/// own, while the clean-up runs.
 final class Interrupts: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
@@ -168,11 +175,14 @@ final class Interrupts: @unchecked Sendable {
     private var outcome = "the output folder is unchanged"
     private var held = false
     private var pending = false
+    private var exiting = false
 
     init() {
         let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
+            #if canImport(Darwin)
+                signal(number, SIG_IGN)
+            #endif
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.interrupted() }
             registered.enter()
@@ -180,8 +190,11 @@ final class Interrupts: @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
-        // Registration takes microseconds; the bound only keeps a wedged dispatch from hanging the build.
-        _ = registered.wait(timeout: .now() + 10)
+        // Registration takes microseconds. Should it not come, an interrupt still stops the
+        // build by its default action, without the clean-up.
+        if registered.wait(timeout: .now() + 10) == .timedOut {
+            FileHandle.standardError.write(Data("locker: warning: Ctrl-C will not clean up after this build\n".utf8))
+        }
     }
 
     /// What an interrupt does from now on, and what it tells the user happened to the output.
@@ -194,10 +207,11 @@ final class Interrupts: @unchecked Sendable {
 
     private func interrupted() {
         lock.lock()
-        let wait = held
         pending = true
+        let now = !held && !exiting
+        if now { exiting = true }
         lock.unlock()
-        if !wait { exitCleanly() }
+        if now { exitCleanly() }
     }
 
     private func exitCleanly() -> Never {
@@ -210,17 +224,23 @@ final class Interrupts: @unchecked Sendable {
         Foundation.exit(130)
     }
 
-    /// Runs `body` with interrupts deferred until it returns, then honours one that came.
+    /// Runs `body` with interrupts deferred until it returns, then honours one that came. Once
+    /// an interrupt is being handled, waits for it to end the process instead.
     func holding<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
-        held = true
+        let parked = exiting
+        if !parked { held = true }
         lock.unlock()
+        if parked {
+            while true { sleep(60) }
+        }
         defer {
             lock.lock()
             held = false
-            let interrupted = pending
+            let now = pending && !exiting
+            if now { exiting = true }
             lock.unlock()
-            if interrupted { exitCleanly() }
+            if now { exitCleanly() }
         }
         return try body()
     }

@@ -118,6 +118,21 @@ import Testing
         #expect(BuildOutputTests.differences(try Self.tree(output), clean.files.map { ($0.path, $0.data) }) == [])
     }
 
+    @Test func aPageChangedInTheOutputIsRenderedAgain() throws {
+        let vault = try IncrementalBuildTests.smallVault()
+        let output = Self.folder()
+        defer {
+            vault.remove()
+            try? FileManager.default.removeItem(at: output)
+        }
+        let page = output.appendingPathComponent("site/guides/c/index.html")
+        _ = try Self.build(vault, into: output)
+        let built = try Data(contentsOf: page)
+        try Data("Edited by hand.".utf8).write(to: page)
+        #expect(try Self.build(vault, into: output).1 == 4)
+        #expect(try Data(contentsOf: page) == built)
+    }
+
     @Test func anAppRenamedOnItsLandingPageMakesEveryPageAgain() throws {
         let vault = try IncrementalBuildTests.baseVault()
         let output = Self.folder()

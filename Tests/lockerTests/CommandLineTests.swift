@@ -345,14 +345,19 @@ struct Workspace {
         return process.terminationStatus
     }
 
-    @Test func anInterruptedFirstBuildLeavesNoStagingFolder() throws {
+    /// Interrupted as soon as the staging folder exists, and once pages are being written into it.
+    @Test(arguments: ["", "/site/guides/notes"])
+    func anInterruptedFirstBuildLeavesNoStagingFolder(writing folder: String) throws {
         let workspace = try Self.interruptibleWorkspace()
         defer { workspace.remove() }
         func staging() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path)) ?? [])
                 .filter { $0.hasPrefix(".out.") }
         }
-        #expect(try Self.interruptedBuild(in: workspace, once: { !staging().isEmpty }) == 130)
+        let started = {
+            staging().contains { FileManager.default.fileExists(atPath: workspace.root.path + "/" + $0 + folder) }
+        }
+        #expect(try Self.interruptedBuild(in: workspace, once: started) == 130)
         #expect(staging().isEmpty, "left behind: \(staging())")
         #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("out").path))
     }

@@ -12,7 +12,7 @@ import LockerKit
 /// - the site: the vault's shape (``LinkSurface``: the settings and every note's path, kind, ID,
 ///   locale and aliases, which decide every link's target), the templates, the address, every
 ///   landing page (each encoded whole), the shared files' names, the content hash of every vault
-///   file the build embeds, the content date, and the `locker` program itself;
+///   file the build embeds, and the `locker` program itself (no page shows the content date);
 /// - the page: its folder, its language versions and its Open Graph image.
 ///
 /// An index page depends on the site and on its listing (``IndexListing``).
@@ -22,10 +22,10 @@ struct PageInputs: Sendable {
 
     init(
         linkSurface: String, templates: [String: String], baseURL: String?, pages: [LandingPage],
-        sharedFiles: [String], assets: [(path: String, sha256: String)], generatedAt: String?, program: String?
+        sharedFiles: [String], assets: [(path: String, sha256: String)], program: String
     ) {
         var bytes = SurfaceBytes()
-        bytes.add(["locker-page-inputs 1", linkSurface, baseURL, generatedAt, program])
+        bytes.add(["locker-page-inputs 1", linkSurface, baseURL, program])
         for (name, text) in templates.sorted(by: { $0.key.utf8Precedes($1.key) }) {
             bytes.add([name, text])
         }

@@ -33,9 +33,8 @@ struct SiteBuilder {
     struct InputSources: Sendable {
         /// The SHA-256 of the vault's ``LinkSurface``.
         var linkSurface: String
-        var generatedAt: String?
-        /// The `locker` program (``BuildFingerprint/program``).
-        var program: String?
+        /// The `locker` program (``BuildFingerprint/program``): a new one may render other bytes.
+        var program: String
         /// Each document's bundle file's SHA-256, by the document's place.
         var bundleFiles: [String]
     }
@@ -262,8 +261,7 @@ struct SiteBuilder {
         let inputs = inputSources.map { sources in
             PageInputs(
                 linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
-                sharedFiles: [iconPath, stylePath], assets: assets.states, generatedAt: sources.generatedAt,
-                program: sources.program)
+                sharedFiles: [iconPath, stylePath], assets: assets.states, program: sources.program)
         }
         // Index pages: one per kind and locale, listing every document of the kind in it.
         let indexRoutes = documentKinds.flatMap { kind in
