@@ -46,7 +46,7 @@ struct Build: ParsableCommand {
 
     @OptionGroup var options: VaultOptions
 
-    @Option(help: "The output folder; replaced by each build.", completion: .directory)
+    @Option(help: "The output folder; each build replaces the previous build's files in it.", completion: .directory)
     var out: String = "build"
 
     @Option(help: "How to print problems: text, json, or github (workflow annotations).")
@@ -139,6 +139,8 @@ struct Build: ParsableCommand {
         // The swap is short and must not be cut in half: interrupts wait for it.
         do {
             try interrupts.holding {
+                // A commit cut short by an error leaves its journal; the next build finishes it.
+                interrupts.onInterrupt(saying: "the output may be partly written, and the next build finishes it") {}
                 try transaction.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
                 // The output is whole now: an interrupt held until here only sets the exit status.
                 interrupts.onInterrupt(saying: "the new build is in place") {}
@@ -180,6 +182,9 @@ final class Interrupts: @unchecked Sendable {
     init() {
         let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
+            // A signal the parent ignores (`nohup`, a background job) stays ignored.
+            var current = sigaction()
+            if sigaction(number, nil, &current) == 0, Self.isIgnored(current) { continue }
             #if canImport(Darwin)
                 signal(number, SIG_IGN)
             #endif
@@ -207,10 +212,13 @@ final class Interrupts: @unchecked Sendable {
 
     private func interrupted() {
         lock.lock()
+        let again = exiting
         pending = true
         let now = !held && !exiting
         if now { exiting = true }
         lock.unlock()
+        // A second interrupt while the clean-up waits (on a writer stuck in the kernel, say) ends it.
+        if again { _exit(130) }
         if now { exitCleanly() }
     }
 
@@ -245,9 +253,19 @@ final class Interrupts: @unchecked Sendable {
         return try body()
     }
 
-    /// Restores the default handling.
+    /// Restores the default handling of the signals this handled.
     func stop() {
-        for source in sources { source.cancel() }
-        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
+        for source in sources {
+            source.cancel()
+            signal(Int32(source.handle), SIG_DFL)
+        }
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        #if canImport(Darwin)
+            return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
+        #else
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1
+        #endif
     }
 }

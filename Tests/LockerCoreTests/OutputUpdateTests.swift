@@ -42,8 +42,8 @@ import Testing
         let transaction = try OutputWriter.begin(replacing: output)
         #expect(transaction is OutputWriter.Update)
         for file in Self.second { try transaction.write(file) }
-        // Written, not committed: only hidden temporary files are new.
-        let visible = try Self.files(output).filter { !VaultPath.fileName(of: $0.key).hasPrefix(".") }
+        // Written, not committed: the new files wait in the hidden scratch folder.
+        let visible = try Self.files(output).filter { !$0.key.hasPrefix(OutputWriter.Journal.scratchPrefix) }
         #expect(visible == Self.expected(Self.first))
         transaction.discard()
         #expect(try Self.files(output) == Self.expected(Self.first))
@@ -74,11 +74,31 @@ import Testing
         #expect(try Self.files(output) == Self.expected(Self.second))
     }
 
-    @Test func aJournalTheBuildDidNotWriteIsReported() throws {
+    @Test func aJournalCutShortWhileSavedIsDroppedAndTheFolderIsThePreviousBuild() throws {
         let output = Self.folder()
         defer { try? FileManager.default.removeItem(at: output) }
         try OutputWriter.replace(output, with: Self.first)
-        try Data("not a journal".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
-        #expect(throws: LockerError.self) { try OutputWriter.begin(replacing: output) }
+        try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
+        let next = try OutputWriter.begin(replacing: output)
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+        next.discard()
+        #expect(try Self.files(output) == Self.expected(Self.first))
+    }
+
+    @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {
+        let output = Self.folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        try OutputWriter.replace(output, with: Self.first)
+        // Killed while writing: its scratch folder and a file in it stay behind.
+        let update = try OutputWriter.begin(replacing: output)
+        for file in Self.second { try update.write(file) }
+        let names = { try FileManager.default.contentsOfDirectory(atPath: output.path) }
+        #expect(try names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
+        let next = try OutputWriter.begin(replacing: output)
+        #expect(try !names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
+        for file in Self.second { try next.write(file) }
+        try next.commit()
+        #expect(try Self.files(output) == Self.expected(Self.second))
+        #expect(try !names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
     }
 }

@@ -370,11 +370,14 @@ struct Workspace {
         let page = try workspace.read("out/site/guides/notes/n0/index.html")
         // A new site title: every page is written again, over the previous build, in place.
         try Data("title: Changed\n".utf8).write(to: workspace.root.appendingPathComponent("vault/locker.yml"))
-        func temporaryFiles(_ folder: String) -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path + "/" + folder)) ?? [])
-                .filter { $0.contains(".locker-") }
+        // Caught once its scratch folder in the output holds new files.
+        func writing() -> Bool {
+            let out = workspace.root.path + "/out"
+            let scratch = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
+                .filter { $0.hasPrefix(".locker-tmp-") }
+            return scratch.contains { ((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + $0)) ?? []).count > 100 }
         }
-        #expect(try Self.interruptedBuild(in: workspace, once: { !temporaryFiles("out/site/guides/notes/n0").isEmpty }) == 130)
+        #expect(try Self.interruptedBuild(in: workspace, once: writing) == 130)
         let everyFile = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path + "/out")
         let records: Set<String> = [".locker-build", ".locker-inputs"]
         #expect(everyFile.filter { $0.contains(".locker-") && !records.contains($0) } == [])

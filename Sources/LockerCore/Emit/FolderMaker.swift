@@ -26,8 +26,11 @@ final class FolderMaker: @unchecked Sendable {
         try ensure(VaultPath.folder(of: relative))
         let path = root + "/" + relative
         let created = mkdir(path, 0o755) == 0
-        if !created, errno != EEXIST {
-            throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
+        if !created {
+            var status = stat()
+            guard errno == EEXIST, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw LockerError.io("cannot create the folder \(path): \(String(cString: strerror(errno)))")
+            }
         }
         lock.lock()
         known.insert(relative)

@@ -12,14 +12,15 @@ extension OutputWriter {
     ///
     /// A file with the previous build's bytes, and a page with the previous build's inputs
     /// (``PageInputs``), is left where it is, as long as it is still the file that build wrote
-    /// (same size, inode and modification time). Every other file is written beside its place
-    /// under a hidden temporary name (`.index.html.locker-<token>`), so that until the commit the
-    /// folder is the previous build. The commit first writes a ``Journal`` of what it is about to
-    /// do and syncs the file system, then renames the new files into place (content-addressed
-    /// files and assets first, then pages, then the manifests and `_headers`, so that every
-    /// link a reader follows leads to a file), removes the files the build no longer has, and
-    /// writes the marker. A build stopped during the commit (a crash, a power cut) leaves the
-    /// journal, and the next build finishes that commit before anything else.
+    /// (same size, inode and modification time). Every other file is written into one hidden
+    /// scratch folder inside the output (`.locker-tmp-<token>`, on the same file system), so that
+    /// until the commit the folder is the previous build, and whatever a stopped build leaves is
+    /// in one place, which the next build removes. The commit writes a ``Journal`` of what it is
+    /// about to do and syncs it, then renames the new files into place (content-addressed files
+    /// and assets first, then pages, then the manifests and `_headers`, so that every link a
+    /// reader follows leads to a file), removes the files the build no longer has, and writes
+    /// the marker. A build stopped during the commit (a crash, a power cut) leaves the journal,
+    /// and the next build finishes that commit before anything else.
     ///
     /// Against the staging folder's two renames (``Staging``), a reader can see some pages of the
     /// new build beside pages of the old one for the few milliseconds of the commit; in exchange
@@ -29,11 +30,10 @@ extension OutputWriter {
         public let output: URL
         /// The previous build's files, from its marker.
         private let previousFiles: [String: RecordedFile]
-        /// The suffix of this build's temporary files.
-        private let suffix = ".locker-" + UUID().uuidString.prefix(8)
+        /// Where new files wait for the commit, relative to the output.
+        private let scratch = Journal.scratchPrefix + UUID().uuidString.prefix(8)
         private let ledger = OutputLedger()
         private let gate = WriteGate()
-
         private let folders: FolderMaker
 
         init(output: URL, previousFiles: [String: RecordedFile]) {
@@ -54,10 +54,9 @@ extension OutputWriter {
             return previous
         }
 
-        /// Where `path` is written until the commit: beside it, hidden.
+        /// Where `path` waits for the commit: a name in the scratch folder, one per path.
         private func temporary(_ path: String) -> String {
-            let folder = VaultPath.folder(of: path)
-            return (folder.isEmpty ? "" : folder + "/") + "." + VaultPath.fileName(of: path) + suffix
+            scratch + "/" + ContentHash.sha256Hex(Data(path.utf8)).prefix(32)
         }
 
         public func reuse(_ path: String, inputs: String) throws -> Bool {
@@ -76,10 +75,15 @@ extension OutputWriter {
                 ledger.kept(file.path, RecordedFile(sha256: hash, stamp: previous.stamp, inputs: inputs), reused: false)
                 return
             }
-            try folders.ensure(VaultPath.folder(of: file.path))
+            try folders.ensure(scratch)
             let target = output.path + "/" + temporary(file.path)
-            unlink(target)
-            let stamp = try OutputWriter.writeFile(file.data, to: target)
+            let stamp: String?
+            do {
+                stamp = try OutputWriter.writeFile(file.data, to: target)
+            } catch {
+                unlink(target)
+                throw error
+            }
             ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
 
@@ -110,8 +114,7 @@ extension OutputWriter {
 
         public func discard() {
             gate.close()
-            for path in ledger.written { unlink(output.path + "/" + temporary(path)) }
-            for folder in folders.created { rmdir(output.path + "/" + folder) }
+            try? FileManager.default.removeItem(atPath: output.path + "/" + scratch)
         }
     }
 
@@ -125,6 +128,8 @@ extension OutputWriter {
         var record: String?
 
         static let file = ".locker-journal"
+        /// The start of a scratch folder's name (``Update``).
+        static let scratchPrefix = ".locker-tmp-"
 
         /// Content-addressed files and assets first (0), then pages and other named files (1),
         /// then the files that name the others: the manifest and `_headers` (2).
@@ -134,16 +139,17 @@ extension OutputWriter {
             return 0
         }
 
-        /// Writes the journal whole (a temporary file, synced, then renamed) into `output`.
+        /// Writes the journal whole and durably (a temporary file, synced, then renamed) into `output`.
         func save(in output: URL) throws {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let data = try encoder.encode(self)
-            try OutputWriter.replaceFile(data, at: output.path + "/" + Self.file)
+            try OutputWriter.replaceFile(data, at: output.path + "/" + Self.file, sync: true)
             OutputWriter.flush(output.path)
         }
 
-        /// Renames, removes, writes the marker and the record, then deletes the journal.
+        /// Renames, removes, writes the marker and the record, then deletes the journal and the
+        /// scratch folders.
         ///
         /// A rename that fails does not stop the rest: the marker lists what each file should be,
         /// and a file that is not what it lists is written again by the next build, so the output
@@ -151,13 +157,26 @@ extension OutputWriter {
         func apply(in output: URL) throws {
             let root = output.path + "/"
             var failure: String?
+            let folders = FolderMaker(root: output.path)
             for pair in renames where pair.count == 2 {
+                do {
+                    try folders.ensure(VaultPath.folder(of: pair[1]))
+                } catch {
+                    failure = failure ?? "\(error)"
+                    continue
+                }
                 if rename(root + pair[0], root + pair[1]) != 0, errno != ENOENT {
                     failure = failure ?? "cannot write \(root + pair[1]): \(String(cString: strerror(errno)))"
-                    unlink(root + pair[0])
                 }
             }
-            _ = Compiler.parallelMap(removals) { path in unlink(root + path) }
+            // A removed path that is now one of the new files under another spelling (a file
+            // system that ignores case or normalises names) keeps the new file: found by inode.
+            let kept = Set(OutputWriter.record(in: Data(marker.utf8)).values.compactMap { $0.stamp.map(Self.inode) })
+            _ = Compiler.parallelMap(removals) { path in
+                var status = stat()
+                guard lstat(root + path, &status) == 0, !kept.contains(String(status.st_ino)) else { return Int32(0) }
+                return unlink(root + path)
+            }
             // Folders left empty by the removals, deepest first; a folder with files stays.
             for folder in OutputWriter.folders(of: removals).sorted(by: { $0.utf8.count > $1.utf8.count }) {
                 rmdir(root + folder)
@@ -170,26 +189,52 @@ extension OutputWriter {
             }
             OutputWriter.flush(output.path)
             unlink(root + Self.file)
+            Self.sweep(output)
             if let failure { throw LockerError.io(failure) }
         }
 
-        /// Finishes the commit a journal in `output` describes, if there is one.
+        /// The inode in a stamp (`size:inode:modification time`).
+        private static func inode(_ stamp: String) -> String {
+            let parts = stamp.split(separator: ":", maxSplits: 2)
+            return parts.count == 3 ? String(parts[1]) : ""
+        }
+
+        /// Removes the scratch folders of builds that stopped before their commit.
+        static func sweep(_ output: URL) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+            for name in names where name.hasPrefix(scratchPrefix) {
+                try? FileManager.default.removeItem(atPath: output.path + "/" + name)
+            }
+        }
+
+        /// Finishes the commit a journal in `output` describes, if there is one, and removes what
+        /// builds that stopped earlier left. A journal that cannot be read was cut short while it
+        /// was saved, before any rename (a commit renames only once its journal is on the disk):
+        /// it is dropped, and the folder is the previous build.
         static func recover(_ output: URL) throws {
             let path = output.path + "/" + file
-            guard let data = FileManager.default.contents(atPath: path) else { return }
-            guard let journal = try? JSONDecoder().decode(Journal.self, from: data) else {
-                // Journals are renamed into place whole: one that cannot be read was not written by a build.
-                throw LockerError.usage("\(path) cannot be read; remove \(output.path) and build again")
+            if let data = FileManager.default.contents(atPath: path) {
+                if let journal = try? JSONDecoder().decode(Journal.self, from: data) {
+                    try journal.apply(in: output)
+                } else {
+                    unlink(path)
+                }
             }
-            try journal.apply(in: output)
+            sweep(output)
         }
     }
 
-    /// Replaces the file at `path` with `data` in one step: a temporary file beside it, renamed.
-    static func replaceFile(_ data: Data, at path: String) throws {
+    /// Replaces the file at `path` with `data` in one step: a temporary file beside it, renamed;
+    /// synced before the rename when `sync` is set.
+    static func replaceFile(_ data: Data, at path: String, sync: Bool = false) throws {
         let temporary = path + ".locker-new"
         unlink(temporary)
-        try writeFile(data, to: temporary)
+        do {
+            try writeFile(data, to: temporary, sync: sync)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
             throw LockerError.io("cannot write \(path): \(String(cString: strerror(errno)))")

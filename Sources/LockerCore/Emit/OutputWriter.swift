@@ -300,7 +300,7 @@ public enum OutputWriter {
     /// Creates a file that must not exist yet and writes all of `data` into it; returns its
     /// ``VaultScanner/contentStamp(of:)`` once written.
     @discardableResult
-    static func writeFile(_ data: Data, to path: String) throws -> String? {
+    static func writeFile(_ data: Data, to path: String, sync: Bool = false) throws -> String? {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
@@ -317,6 +317,9 @@ public enum OutputWriter {
                 }
                 offset += written
             }
+        }
+        if sync, fsync(descriptor) != 0 {
+            throw LockerError.io("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         var status = stat()
         return fstat(descriptor, &status) == 0 ? VaultScanner.contentStamp(of: status) : nil
