@@ -31,74 +31,78 @@ import Testing
         return tree.mapValues { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Runs `body` on a folder that holds a build of ``first``, removed afterwards.
+    static func withFirstBuild(_ body: (URL) throws -> Void) throws {
+        let output = folder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        try OutputWriter.replace(output, with: first)
+        try body(output)
+    }
+
     static func expected(_ files: [OutputFile]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
     }
 
     @Test func aRebuildIsWrittenInPlaceAndUntilTheCommitTheFolderIsThePreviousBuild() throws {
-        let output = Self.folder()
-        defer { try? FileManager.default.removeItem(at: output) }
-        try OutputWriter.replace(output, with: Self.first)
-        let transaction = try OutputWriter.begin(replacing: output)
-        #expect(transaction is OutputWriter.Update)
-        for file in Self.second { try transaction.write(file) }
-        // Written, not committed: the new files wait in the hidden scratch folder.
-        let visible = try Self.files(output).filter { !$0.key.hasPrefix(OutputWriter.Journal.scratchPrefix) }
-        #expect(visible == Self.expected(Self.first))
-        transaction.discard()
-        #expect(try Self.files(output) == Self.expected(Self.first))
+        try Self.withFirstBuild { output in
+            let transaction = try OutputWriter.begin(replacing: output)
+            #expect(transaction is OutputWriter.Update)
+            for file in Self.second { try transaction.write(file) }
+            // Written, not committed: the new files wait in the hidden scratch folder.
+            let visible = try Self.files(output).filter { !$0.key.hasPrefix(OutputWriter.Journal.scratchPrefix) }
+            #expect(visible == Self.expected(Self.first))
+            transaction.discard()
+            #expect(try Self.files(output) == Self.expected(Self.first))
 
-        let again = try OutputWriter.begin(replacing: output)
-        for file in Self.second { try again.write(file) }
-        try again.commit()
-        #expect(try Self.files(output) == Self.expected(Self.second))
-        // The folders of removed files go with them.
-        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("site/guides/b").path))
+            let again = try OutputWriter.begin(replacing: output)
+            for file in Self.second { try again.write(file) }
+            try again.commit()
+            #expect(try Self.files(output) == Self.expected(Self.second))
+            // The folders of removed files go with them.
+            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("site/guides/b").path))
+        }
     }
 
     @Test func aCommitCutShortIsFinishedByTheNextBuild() throws {
-        let output = Self.folder()
-        defer { try? FileManager.default.removeItem(at: output) }
-        try OutputWriter.replace(output, with: Self.first)
-        let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
-        for file in Self.second { try update.write(file) }
-        // The journal is saved and the process stops before carrying it out.
-        _ = try update.journal(record: nil)
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
-        #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
+        try Self.withFirstBuild { output in
+            let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
+            for file in Self.second { try update.write(file) }
+            // The journal is saved and the process stops before carrying it out.
+            _ = try update.journal(record: nil)
+            #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
 
-        let next = try OutputWriter.begin(replacing: output)
-        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
-        #expect(try Self.files(output) == Self.expected(Self.second))
-        next.discard()
-        #expect(try Self.files(output) == Self.expected(Self.second))
+            let next = try OutputWriter.begin(replacing: output)
+            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(try Self.files(output) == Self.expected(Self.second))
+            next.discard()
+            #expect(try Self.files(output) == Self.expected(Self.second))
+        }
     }
 
     @Test func aJournalCutShortWhileSavedIsDroppedAndTheFolderIsThePreviousBuild() throws {
-        let output = Self.folder()
-        defer { try? FileManager.default.removeItem(at: output) }
-        try OutputWriter.replace(output, with: Self.first)
-        try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
-        let next = try OutputWriter.begin(replacing: output)
-        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
-        next.discard()
-        #expect(try Self.files(output) == Self.expected(Self.first))
+        try Self.withFirstBuild { output in
+            try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
+            let next = try OutputWriter.begin(replacing: output)
+            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            next.discard()
+            #expect(try Self.files(output) == Self.expected(Self.first))
+        }
     }
 
     @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {
-        let output = Self.folder()
-        defer { try? FileManager.default.removeItem(at: output) }
-        try OutputWriter.replace(output, with: Self.first)
-        // Killed while writing: its scratch folder and a file in it stay behind.
-        let update = try OutputWriter.begin(replacing: output)
-        for file in Self.second { try update.write(file) }
-        let names = { try FileManager.default.contentsOfDirectory(atPath: output.path) }
-        #expect(try names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
-        let next = try OutputWriter.begin(replacing: output)
-        #expect(try !names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
-        for file in Self.second { try next.write(file) }
-        try next.commit()
-        #expect(try Self.files(output) == Self.expected(Self.second))
-        #expect(try !names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
+        try Self.withFirstBuild { output in
+            // Killed while writing: its scratch folder and a file in it stay behind.
+            let update = try OutputWriter.begin(replacing: output)
+            for file in Self.second { try update.write(file) }
+            let names = { try FileManager.default.contentsOfDirectory(atPath: output.path) }
+            #expect(try names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
+            let next = try OutputWriter.begin(replacing: output)
+            #expect(try !names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
+            for file in Self.second { try next.write(file) }
+            try next.commit()
+            #expect(try Self.files(output) == Self.expected(Self.second))
+            #expect(try !names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
+        }
     }
 }

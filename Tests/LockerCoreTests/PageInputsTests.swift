@@ -45,14 +45,17 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("locker-pages-\(UUID().uuidString)")
     }
 
+    /// Removes a test's vault and output folder.
+    static func remove(_ vault: TestVault, _ output: URL) {
+        vault.remove()
+        try? FileManager.default.removeItem(at: output)
+    }
+
     @Test(arguments: [1 as UInt64, 2, 3])
     func randomEditsBuiltOverThePreviousOutputGiveTheCleanBuildsFiles(seed: UInt64) throws {
         let vault = try IncrementalBuildTests.baseVault()
         let output = Self.folder()
-        defer {
-            vault.remove()
-            try? FileManager.default.removeItem(at: output)
-        }
+        defer { Self.remove(vault, output) }
         var editor = VaultEditor(vault: vault, seed: seed)
         let (first, _) = try Self.build(vault, into: output)
         #expect(!first.failed, "the base vault builds")
@@ -78,10 +81,7 @@ import Testing
     @Test func aPageIsTakenOnlyWhileEverythingItShowsIsUnchanged() throws {
         let vault = try IncrementalBuildTests.smallVault()
         let output = Self.folder()
-        defer {
-            vault.remove()
-            try? FileManager.default.removeItem(at: output)
-        }
+        defer { Self.remove(vault, output) }
         let page = { (id: String) in output.appendingPathComponent("site/guides/\(id)/index.html") }
         let (_, none) = try Self.build(vault, into: output)
         #expect(none == 0)
@@ -121,10 +121,7 @@ import Testing
     @Test func aPageChangedInTheOutputIsRenderedAgain() throws {
         let vault = try IncrementalBuildTests.smallVault()
         let output = Self.folder()
-        defer {
-            vault.remove()
-            try? FileManager.default.removeItem(at: output)
-        }
+        defer { Self.remove(vault, output) }
         let page = output.appendingPathComponent("site/guides/c/index.html")
         _ = try Self.build(vault, into: output)
         let built = try Data(contentsOf: page)
@@ -136,10 +133,7 @@ import Testing
     @Test func anAppRenamedOnItsLandingPageMakesEveryPageAgain() throws {
         let vault = try IncrementalBuildTests.baseVault()
         let output = Self.folder()
-        defer {
-            vault.remove()
-            try? FileManager.default.removeItem(at: output)
-        }
+        defer { Self.remove(vault, output) }
         _ = try Self.build(vault, into: output)
         #expect(try Self.build(vault, into: output).1 > 40)
         // Every page's footer lists the apps by name.
@@ -154,10 +148,7 @@ import Testing
     @Test func aChangedImageMakesEveryPageAgain() throws {
         let vault = try TestVault(["a.md": "# A\n\n![[boat.png]]\n", "b.md": "# B\n\nNo image.\n"])
         let output = Self.folder()
-        defer {
-            vault.remove()
-            try? FileManager.default.removeItem(at: output)
-        }
+        defer { Self.remove(vault, output) }
         try vault.write("boat.png", Data([1, 2, 3]))
         _ = try Self.build(vault, into: output)
         #expect(try Self.build(vault, into: output).1 == 3)

@@ -48,10 +48,7 @@ extension OutputWriter {
 
         /// The previous build's entry for `path` when the file is still the one it wrote.
         private func intact(_ path: String) -> RecordedFile? {
-            guard let previous = previousFiles[path], let recorded = previous.stamp,
-                OutputWriter.stamp(at: output.path + "/" + path) == recorded
-            else { return nil }
-            return previous
+            OutputWriter.intact(path, in: previousFiles, output: output)
         }
 
         /// Where `path` waits for the commit: a name in the scratch folder, one per path.

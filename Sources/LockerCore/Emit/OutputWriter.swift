@@ -142,8 +142,7 @@ public enum OutputWriter {
         public var recordsInputs: Bool { true }
 
         public func reuse(_ path: String, inputs: String) throws -> Bool {
-            guard let previous = previousFiles[path], previous.inputs == inputs, let recorded = previous.stamp,
-                OutputWriter.stamp(at: output.path + "/" + path) == recorded
+            guard let previous = OutputWriter.intact(path, in: previousFiles, output: output), previous.inputs == inputs
             else { return false }
             let linked = try gate.pass {
                 try folders.ensure(VaultPath.folder(of: path))
@@ -165,9 +164,10 @@ public enum OutputWriter {
             // Linked only when the previous build wrote these bytes and the file is still the one
             // it wrote (same size, inode and modification time); a link keeps that stamp.
             var stamp: String?
-            if let previous = previousFiles[file.path], previous.sha256 == hash, let recorded = previous.stamp {
-                let source = output.path + "/" + file.path
-                if OutputWriter.stamp(at: source) == recorded, link(source, target) == 0 { stamp = recorded }
+            if let previous = OutputWriter.intact(file.path, in: previousFiles, output: output), previous.sha256 == hash,
+                link(output.path + "/" + file.path, target) == 0
+            {
+                stamp = previous.stamp
             }
             if stamp == nil { stamp = try OutputWriter.writeFile(file.data, to: target) }
             ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
@@ -266,6 +266,15 @@ public enum OutputWriter {
                 inputs: fields == 4 ? text(parts[2]) : nil)
         }
         return files
+    }
+
+    /// The previous build's entry for `path` when the file in `output` is still the one that build
+    /// wrote (same size, inode and modification time); what both writers keep files by.
+    static func intact(_ path: String, in previousFiles: [String: RecordedFile], output: URL) -> RecordedFile? {
+        guard let previous = previousFiles[path], let recorded = previous.stamp,
+            stamp(at: output.path + "/" + path) == recorded
+        else { return nil }
+        return previous
     }
 
     /// The stamp of a regular file, nil for anything else or nothing.
