@@ -7,8 +7,12 @@ public struct Compilation: Sendable {
     public var diagnostics: [Diagnostic]
     /// How many notes were read.
     public var noteCount: Int
-    /// The guides built, sorted by ID and locale.
+    /// The guides built, sorted by ID and locale; without those kept from the previous build
+    /// unbuilt (``keptGuides``).
     public var guides: [Guide]
+    /// The IDs of the guides `locker build` kept from the previous build in its output without
+    /// building them again, their note and every note they show being unchanged (one per locale).
+    public var keptGuides: [String] = []
     /// The checklists built, sorted by ID and locale.
     public var checklists: [Checklist] = []
     /// The decks built, sorted by ID and locale.
@@ -59,6 +63,10 @@ public struct Compiler: Sendable {
     /// The content's date once worked out: the fingerprint and the manifest both ask for it, and
     /// it may take a `git` process.
     private let contentDate = ContentDate()
+    /// How long after its last change a note's stamp goes into the ``NoteRecord``, so that the
+    /// next build trusts it without reading the note: a second save within the file system's
+    /// clock tick would keep the stamp of the first (see ``BuildCache/Hashed``). Tests shorten it.
+    var settlingTime = 2
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
@@ -87,6 +95,12 @@ public struct Compiler: Sendable {
     /// as they are made. Throws ``LockerError`` only when the vault itself cannot be read or the
     /// sink cannot be written.
     public func compile(into sink: some OutputSink) throws -> Compilation {
+        try compile(into: sink, usingRecord: true)
+    }
+
+    /// Compiles into `sink`, keeping guides from the previous build's ``NoteRecord`` when
+    /// `usingRecord` and the sink has one that holds for this build.
+    private func compile(into sink: some OutputSink, usingRecord: Bool) throws -> Compilation {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: vault.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -127,15 +141,34 @@ public struct Compiler: Sendable {
         let listing = try scanner.scan()
         diagnostics += listing.diagnostics
 
+        // What the previous build recorded of each note, when it holds for this one: the
+        // same program and settings. A build into memory or with a cache records nothing.
+        let configHash = configData.map { ContentHash.sha256Hex($0) } ?? ""
+        let program = BuildFingerprint.program
+        let recording = cache == nil && sink.recordsInputs && program != nil
+        let previous =
+            recording && usingRecord
+            ? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:))
+                .flatMap { $0.program == program && $0.config == configHash ? $0 : nil }
+            : nil
+
         // Parse, in parallel.
-        let parsed = parseNotes(listing.notes, config: config, configData: configData)
+        let parsed = parseNotes(
+            listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording)
         var notes: [ParsedNote] = []
         var hashes: [String: String] = [:]
-        for (note, noteDiagnostics, sha256) in parsed {
+        // For the next build's record: each note's settled stamp, and a guide's parse diagnostics.
+        var fileStamps: [String: FileStamp] = [:]
+        var parseDiagnostics: [String: [Diagnostic]] = [:]
+        for (note, noteDiagnostics, sha256, stamp) in parsed {
             diagnostics += noteDiagnostics
             if let note {
                 notes.append(note)
                 if let sha256 { hashes[note.path] = sha256 }
+                if recording {
+                    fileStamps[note.path] = stamp
+                    if note.kind == .guide { parseDiagnostics[note.path] = noteDiagnostics }
+                }
             }
         }
 
@@ -151,10 +184,23 @@ public struct Compiler: Sendable {
         let linkSurface =
             cache != nil || sink.recordsInputs ? LinkSurface(config: configData, notes: notes, assets: assetPaths) : nil
         let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
-        let index =
+        // Guides are kept from the record only while the vault's shape is the one it was written
+        // under: every note keeps its place, kind, ID and locale. Otherwise the notes kept unread
+        // are read after all, by compiling again without the record.
+        let keeping = previous.map { $0.linkSurface == linkSurface?.sha256 && $0.notes.count == notes.count } ?? false
+        if previous != nil, !keeping, notes.contains(where: \.isHollow) {
+            return try compile(into: sink, usingRecord: false)
+        }
+        let currentHashes = recording ? notes.map { hashes[$0.path] ?? "" } : []
+        var linkTables =
             cache?.index(for: surface)?.replacingNotes(notes)
             ?? VaultIndex(notes: notes, assets: assetPaths)
-        cache?.keep(index, for: surface)
+        cache?.keep(linkTables, for: surface)
+        let loader = previous.map { _ in
+            NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes)
+        }
+        linkTables.loader = loader
+        let index = linkTables
         let resolver = LinkResolver(
             index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)
         let assets = AssetCatalog(root: vault)
@@ -173,13 +219,40 @@ public struct Compiler: Sendable {
         @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
             trace.holds(surface: surface, hashes: knownHashes, assets: assets)
         }
-        let built = Self.parallelMap(Array(notes.indices)) {
-            noteIndex -> (Document?, LandingPage?, [Diagnostic], serial: Int) in
+        /// A guide the record keeps: its note and every note it read have their recorded hashes,
+        /// and every vault file it embeds its recorded state.
+        @Sendable func kept(_ noteIndex: Int) -> NoteRecord.KeptGuide? {
+            guard keeping, let previous, noteIndex < previous.notes.count, let guide = previous.notes[noteIndex].guide,
+                index.notes[noteIndex].kind == .guide,
+                previous.notes[noteIndex].sha256 == currentHashes[noteIndex]
+            else { return nil }
+            for read in guide.reads where read >= currentHashes.count || previous.notes[read].sha256 != currentHashes[read] {
+                return nil
+            }
+            for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
+            return guide
+        }
+        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
-            if note.kind == .deck { return (nil, nil, [], 0) }
+            if note.kind == .deck { return Built() }
+            if let guide = kept(noteIndex) {
+                let document = KeptDocument(source: note.path, guide: guide) {
+                    var builder = DocumentBuilder(
+                        index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+                    let guide = builder.guide(noteIndex).0
+                    if let problem = loader?.problems.first {
+                        throw LockerError.io("cannot build \(problem.file): \(problem.message)")
+                    }
+                    return .guide(guide)
+                }
+                return Built(
+                    document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
+            }
             if let reused = cache?.linked.lookup(note.path, where: { stillHolds($0.trace) }) {
-                return (reused.document, reused.page, reused.diagnostics, reused.serial)
+                return Built(
+                    document: reused.document, page: reused.page, diagnostics: reused.diagnostics,
+                    serial: reused.serial)
             }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             let result: (Document?, LandingPage?, [Diagnostic])
@@ -200,17 +273,25 @@ public struct Compiler: Sendable {
                     trace: trace(of: builder), serial: serial, document: result.0, page: result.1,
                     diagnostics: result.2),
                 for: note.path)
-            return (result.0, result.1, result.2, serial)
+            return Built(
+                document: result.0, page: result.1, diagnostics: result.2, serial: serial,
+                reads: recording ? builder.reads.sorted() : [],
+                assets: recording ? builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) } : [])
         }
+        diagnostics += loader?.problems ?? []
         var documents: [Document] = []
+        // The note each document comes from, by the document's place; -1 for a deck.
+        var documentNotes: [Int] = []
         var pages: [LandingPage] = []
         // Which built result each document and landing page is: what later stages reuse by.
         var origins = BuildOrigins(linkSurface: surface)
         // Each document's serial, beside it.
         var serials: [Int] = []
-        for (document, page, found, serial) in built {
+        for (noteIndex, result) in built.enumerated() {
+            let (document, page, found, serial) = (result.document, result.page, result.diagnostics, result.serial)
             if let document {
                 documents.append(document)
+                documentNotes.append(noteIndex)
                 serials.append(serial)
             }
             if let page {
@@ -265,6 +346,7 @@ public struct Compiler: Sendable {
         for result in deckResults {
             serials += result.serials
             documents += result.decks.map { .deck($0) }
+            documentNotes += result.decks.map { _ in -1 }
             diagnostics += result.diagnostics
             stamps += result.stamps
             versions += result.versions
@@ -274,6 +356,7 @@ public struct Compiler: Sendable {
                 < (documents[$1].kind, documents[$1].id, documents[$1].locale)
         }
         documents = order.map { documents[$0] }
+        documentNotes = order.map { documentNotes[$0] }
         if cache != nil { origins.documents = order.map { serials[$0] } }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
 
@@ -284,6 +367,7 @@ public struct Compiler: Sendable {
             case .guide(let guide): compilation.guides.append(guide)
             case .checklist(let checklist): compilation.checklists.append(checklist)
             case .deck(let deck): compilation.decks.append(deck)
+            case .kept(let kept): compilation.keptGuides.append(kept.id)
             }
         }
         compilation.config = config
@@ -297,10 +381,12 @@ public struct Compiler: Sendable {
         // Emit.
         emitted = true
         let writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
+        let layout: BundleWriter.Layout
         do {
-            compilation.manifest = try writer.render(
+            layout = try writer.render(
                 documents: documents, assets: assets.all, into: sink,
                 progress: ProgressCounter(progress, .bundling, total: documents.count))
+            compilation.manifest = layout.manifest
         } catch let error as LockerError {
             throw error
         } catch {
@@ -311,61 +397,113 @@ public struct Compiler: Sendable {
             pages: pages,
             assets: assets, cache: cache, origins: origins)
         // Without a way to tell this program from the next, pages are always rendered.
-        if sink.recordsInputs, let linkSurface, let manifest = compilation.manifest, let program = BuildFingerprint.program {
-            // Each document's bundle file, by its place among the documents: what its page shows.
-            var bundleFiles: [String: String] = [:]
-            for file in manifest.files where file.lists == nil {
-                if let id = file.id, let locale = file.locale { bundleFiles[file.kind + "/" + id + "/" + locale] = file.sha256 }
-            }
+        if sink.recordsInputs, let linkSurface, let program {
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: linkSurface.sha256, program: program,
-                bundleFiles: documents.map { bundleFiles[$0.kind.rawValue + "/" + $0.id + "/" + $0.locale] ?? "" })
+                linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentFiles.map(\.sha256))
         }
         compilation.sitePageCount = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+
+        // The record the next build keeps guides by.
+        if recording, let program, let linkSurface {
+            var guideFiles: [Int: (entry: ContentIndex.Entry, file: Manifest.File)] = [:]
+            for (offset, noteIndex) in documentNotes.enumerated() where noteIndex >= 0 && documents[offset].kind == .guide {
+                guideFiles[noteIndex] = (documents[offset].indexEntry, layout.documentFiles[offset])
+            }
+            let settled = Int64(time(nil)) - Int64(settlingTime)
+            let entries = notes.indices.map { noteIndex -> NoteRecord.Entry in
+                let note = notes[noteIndex]
+                var entry = NoteRecord.Entry(
+                    path: note.path, stamp: fileStamps[note.path].flatMap { $0.changedSeconds < settled ? $0 : nil },
+                    sha256: currentHashes[noteIndex])
+                if note.kind == .guide, let (indexEntry, file) = guideFiles[noteIndex] {
+                    let result = built[noteIndex]
+                    entry.guide = NoteRecord.KeptGuide(
+                        id: note.id, idPosition: note.idPosition, locale: note.locale,
+                        explicitLocale: note.explicitLocale, aliases: note.frontmatter.aliases, basePath: note.basePath,
+                        frontmatterID: note.frontmatter.id, frontmatterKind: note.frontmatter.kind?.rawValue,
+                        frontmatterType: note.frontmatter.type, parseDiagnostics: parseDiagnostics[note.path] ?? [],
+                        diagnostics: result.diagnostics, reads: result.reads, assets: result.assets, entry: indexEntry,
+                        bundleSHA256: file.sha256, bundleSize: file.size)
+                }
+                return entry
+            }
+            let record = NoteRecord(
+                program: program, config: configHash, linkSurface: linkSurface.sha256, notes: entries)
+            try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded))
+        }
         return compilation
     }
 
-    /// Each note parsed, with its content hash when a cache wants it.
+
+    /// What linking one note made.
+    private struct Built: Sendable {
+        var document: Document?
+        var page: LandingPage?
+        var diagnostics: [Diagnostic] = []
+        var serial = 0
+        /// For the record: the notes read, by place, and the vault files embedded.
+        var reads: [Int] = []
+        var assets: [AssetUse] = []
+    }
+
+    /// Each note parsed, with its content hash when a cache or the record wants it, and its stamp
+    /// when the record does. A guide the previous build's record holds with the same stamp, or
+    /// the same content hash, is not parsed: it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
     private func parseNotes(
-        _ files: [VaultFile], config: VaultConfig, configData: Data?
-    ) -> [(note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?)] {
+        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool
+    ) -> [(note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)] {
         let parser = NoteParser(config: config)
         let cache = self.cache
         let parsing = ProgressCounter(progress, .parsing, total: files.count)
         // A file whose stamp is unchanged is not read again, unless it changed just before it
         // was last read: a save in the same clock tick keeps its stamp.
         let settled = time(nil) - (cache?.settlingTime ?? 0)
-        let configHash = configData.map { ContentHash.sha256Hex($0) } ?? ""
+        let recorded = Dictionary(
+            (previous?.notes ?? []).enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
+            uniquingKeysWith: { first, _ in first })
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
-            let stamp = cache != nil ? FileStamp(path: file.url.path) : nil
+            let stamp = cache != nil || hashing ? FileStamp(path: file.url.path) : nil
             if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
                 let cached = cache.parses.lookup(
                     BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
             {
-                return (cached.0, cached.1, known.sha256)
+                return (cached.0, cached.1, known.sha256, stamp)
+            }
+            let entry = recorded[file.path].flatMap { previous?.notes[$0] }
+            if let entry, let guide = entry.guide, let stamp, entry.stamp == stamp {
+                return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, entry.sha256, stamp)
             }
             let bytes: [UInt8]
             do {
                 bytes = try FileBytes.contents(of: file.url.path)
             } catch {
                 return (
-                    nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: file.path)], nil
+                    nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: file.path)], nil,
+                    stamp
                 )
             }
             guard let cache else {
+                guard hashing else {
+                    let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
+                    return (note, diagnostics, nil, stamp)
+                }
+                let sha256 = ContentHash.sha256Hex(bytes)
+                if let entry, let guide = entry.guide, entry.sha256 == sha256 {
+                    return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, sha256, stamp)
+                }
                 let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
-                return (note, diagnostics, nil)
+                return (note, diagnostics, sha256, stamp)
             }
             let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes), config: configHash)
             if let stamp, stamp.changedSeconds < settled {
                 cache.hashes.store(BuildCache.Hashed(stamp: stamp, sha256: key.sha256), for: file.path)
             }
-            if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256) }
+            if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256, stamp) }
             let result = parser.parse(path: file.path, bytes: bytes)
             cache.parses.store(result, for: key)
-            return (result.0, result.1, key.sha256)
+            return (result.0, result.1, key.sha256, stamp)
         }
     }
 

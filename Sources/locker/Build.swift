@@ -29,7 +29,8 @@ struct Build: ParsableCommand {
             generatedAt in the manifest comes from SOURCE_DATE_EPOCH, else the vault's last git \
             commit, so two builds of the same content are byte-identical. A file the previous build \
             wrote with the same bytes, or a page made from the same inputs, is kept rather than \
-            written again; when no file of the \
+            written again, and a guide whose note and the notes it shows are unchanged is not \
+            even read: <out>/.locker-notes keeps what the next build needs of it. When no file of the \
             vault changed (names, sizes, modification times) and the options are the same, the \
             build stops at once and prints the previous report. On a terminal, a progress line \
             shows on standard error while the build runs.
@@ -128,7 +129,7 @@ struct Build: ParsableCommand {
             return "\(unique) \(noun)\(unique == 1 ? "" : "s")"
         }
         let documents = [
-            count(compilation.guides.map(\.id), "guide"), count(compilation.checklists.map(\.id), "checklist"),
+            count(compilation.guides.map(\.id) + compilation.keptGuides, "guide"), count(compilation.checklists.map(\.id), "checklist"),
             count(compilation.decks.map(\.id), "deck"),
         ]
         let summary =

@@ -180,8 +180,10 @@ extension DefaultContentTests {
             case .guide(let guide): encoded = try CanonicalJSON.encode(guide, layout: .compact)
             case .checklist(let checklist): encoded = try CanonicalJSON.encode(checklist, layout: .compact)
             case .deck(let deck): encoded = try CanonicalJSON.encode(deck, layout: .compact)
+            case .kept: Issue.record("a compilation into memory keeps no guide unbuilt")
+                continue
             }
-            #expect(document.encoded() == encoded, "\(document.kind)/\(document.locale)/\(document.id)")
+            #expect(try document.encoded() == encoded, "\(document.kind)/\(document.locale)/\(document.id)")
         }
         let manifest = try #require(compilation.manifest)
         #expect(CanonicalJSONWriter.data(for: manifest) == (try CanonicalJSON.encode(manifest, layout: .compact)))

@@ -26,11 +26,11 @@ extension DocumentBuilder {
             let header = config.preferred(group.headers, in: locale) { notes[$0].locale }
             var cards: [ParsedCard] = []
             for noteIndex in headers {
-                var reader = CardReader(note: notes[noteIndex], noteIndex: noteIndex)
+                var reader = CardReader(note: index.whole(noteIndex), noteIndex: noteIndex)
                 cards += reader.read(wholeNote: false)
             }
             for noteIndex in group.members where notes[noteIndex].locale == locale {
-                var reader = CardReader(note: notes[noteIndex], noteIndex: noteIndex)
+                var reader = CardReader(note: index.whole(noteIndex), noteIndex: noteIndex)
                 cards += reader.read(wholeNote: true)
             }
             let (identified, idDiagnostics, idStamps) = Self.identify(cards, notes: notes)
@@ -80,7 +80,7 @@ extension DocumentBuilder {
             }
             diagnostics += takeDiagnostics()
 
-            let headerNote = header.map { notes[$0] }
+            let headerNote = header.map { index.whole($0) }
             let folderName = VaultPath.fileName(of: group.path)
             var title = headerNote?.title ?? folderName
             if let headerNote, headerNote.title == headerNote.stem, DeckCatalog.isFolderNote(headerNote) {

@@ -13,11 +13,18 @@ struct BundleWriter: Sendable {
     var cache: BuildCache?
     var origins = BuildOrigins(linkSurface: 0)
 
+    /// What ``render(documents:assets:into:progress:)`` wrote.
+    struct Layout {
+        var manifest: Manifest
+        /// Each document's bundle file, by the document's place.
+        var documentFiles: [Manifest.File]
+    }
+
     /// Writes every file of the bundle into `sink` as it is encoded, and returns the manifest.
     func render(
         documents: [Document], assets: [AssetCatalog.Asset], into sink: some OutputSink,
         progress: ProgressCounter? = nil
-    ) throws -> Manifest {
+    ) throws -> Layout {
         let root = BundleSchema.folder
 
         /// Writes one file named by its hash (assets keep their names) and describes it.
@@ -68,17 +75,27 @@ struct BundleWriter: Sendable {
         @Sendable func writeDocument(_ offset: Int) throws -> Manifest.File {
             defer { progress?.tick() }
             let document = documents[offset]
+            let folder = "\(document.kind)/\(document.locale)"
+            // A guide kept from the previous build keeps its file, when the file is still there.
+            if case .kept(let kept) = document,
+                try sink.keep(root + "/" + folder + "/" + kept.bundleSHA256.prefix(16) + ".json", sha256: kept.bundleSHA256)
+            {
+                return Manifest.File(
+                    path: folder + "/" + kept.bundleSHA256.prefix(16) + ".json", kind: document.kind.rawValue,
+                    locale: document.locale, id: document.id, lists: nil, sha256: kept.bundleSHA256,
+                    size: kept.bundleSize)
+            }
             let serial = origins.serial(at: offset)
             let encoded: BuildCache.Encoded
             if let reused = cache?.encoded.lookup(serial) {
                 encoded = reused
             } else {
-                let data = document.encoded()
+                let data = try document.encoded()
                 encoded = BuildCache.Encoded(data: data, sha256: ContentHash.sha256Hex(data))
                 cache?.encoded.store(encoded, for: serial)
             }
             return try emit(
-                encoded.data, folder: "\(document.kind)/\(document.locale)", kind: document.kind.rawValue,
+                encoded.data, folder: folder, kind: document.kind.rawValue,
                 locale: document.locale, id: document.id, lists: nil, sha256: encoded.sha256)
         }
 
@@ -97,6 +114,7 @@ struct BundleWriter: Sendable {
             }
         }
         var entries = try written.map { try $0.get() }
+        let documentFiles = Array(entries[indexes.count...])
         for asset in assets {
             entries.append(
                 try emit(
@@ -114,7 +132,7 @@ struct BundleWriter: Sendable {
         try sink.write(
             OutputFile(path: root + "/manifest.json", data: CanonicalJSONWriter.data(for: manifest)))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
-        return manifest
+        return Layout(manifest: manifest, documentFiles: documentFiles)
     }
 
     /// The offsets of `entries` in the order an index lists them (see ``indexOrder(_:_:)``).

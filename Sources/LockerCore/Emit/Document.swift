@@ -6,12 +6,15 @@ indirect enum Document: Sendable {
     case guide(Guide)
     case checklist(Checklist)
     case deck(Deck)
+    /// A guide kept from the previous build, unbuilt (see ``loaded()``).
+    case kept(KeptDocument)
 
     var kind: ContentKind {
         switch self {
         case .guide: .guide
         case .checklist: .checklist
         case .deck: .deck
+        case .kept: .guide
         }
     }
 
@@ -20,6 +23,7 @@ indirect enum Document: Sendable {
         case .guide(let guide): guide.id
         case .checklist(let checklist): checklist.id
         case .deck(let deck): deck.id
+        case .kept(let kept): kept.id
         }
     }
 
@@ -28,6 +32,7 @@ indirect enum Document: Sendable {
         case .guide(let guide): guide.locale
         case .checklist(let checklist): checklist.locale
         case .deck(let deck): deck.locale
+        case .kept(let kept): kept.locale
         }
     }
 
@@ -37,15 +42,23 @@ indirect enum Document: Sendable {
         case .guide(let guide): guide.source
         case .checklist(let checklist): checklist.source
         case .deck(let deck): deck.source
+        case .kept(let kept): kept.source
         }
     }
 
+    /// The document whole: a kept guide is built now; any other document is itself.
+    func loaded() throws -> Document {
+        guard case .kept(let kept) = self else { return self }
+        return try kept.document()
+    }
+
     /// The document as its bundle file holds it: canonical JSON on one line.
-    func encoded() -> Data {
+    func encoded() throws -> Data {
         switch self {
         case .guide(let guide): CanonicalJSONWriter.data(for: guide)
         case .checklist(let checklist): CanonicalJSONWriter.data(for: checklist)
         case .deck(let deck): CanonicalJSONWriter.data(for: deck)
+        case .kept: try loaded().encoded()
         }
     }
 
@@ -65,6 +78,7 @@ indirect enum Document: Sendable {
             ContentIndex.Entry(
                 id: deck.id, uuid: deck.uuid, title: deck.title, subtitle: deck.description, category: nil, type: nil,
                 tags: deck.tags, order: deck.order, locale: deck.locale, cardCount: deck.cardCount)
+        case .kept(let kept): kept.indexEntry
         }
     }
 }

@@ -28,6 +28,14 @@ public protocol OutputSink: Sendable {
     /// `inputs` for it (see ``PageInputs``) and the file is still the one it wrote; false when
     /// the file must be made and written.
     func reuse(_ path: String, inputs: String) throws -> Bool
+
+    /// Takes the file at `path` from the previous build when it has these bytes (by SHA-256) and
+    /// is still the file that build wrote, without the bytes at hand; false when it must be written.
+    func keep(_ path: String, sha256: String) throws -> Bool
+
+    /// The bytes of the file the previous build wrote at `path`, when it is still that file: what
+    /// the build reads its ``NoteRecord`` from.
+    func previousFile(_ path: String) -> [UInt8]?
 }
 
 /// A build's output being written: files from any thread, then ``commit(record:)`` once, or
@@ -55,6 +63,10 @@ extension OutputSink {
     public var recordsInputs: Bool { false }
 
     public func reuse(_ path: String, inputs: String) throws -> Bool { false }
+
+    public func keep(_ path: String, sha256: String) throws -> Bool { false }
+
+    public func previousFile(_ path: String) -> [UInt8]? { nil }
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``.

@@ -62,6 +62,17 @@ extension OutputWriter {
             return true
         }
 
+        public func keep(_ path: String, sha256: String) throws -> Bool {
+            guard let previous = intact(path), previous.sha256 == sha256 else { return false }
+            ledger.kept(path, RecordedFile(sha256: sha256, stamp: previous.stamp, inputs: nil), reused: false)
+            return true
+        }
+
+        public func previousFile(_ path: String) -> [UInt8]? {
+            guard intact(path) != nil else { return nil }
+            return try? FileBytes.contents(of: output.path + "/" + path)
+        }
+
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
         }

@@ -48,12 +48,12 @@ struct DocumentBuilder {
 
     private var reporting: Bool { stack.count <= 1 }
     /// The note being read: the root, or the note embedded innermost (both read when entered).
-    private var current: ParsedNote { index.notes[stack.last?.note ?? rootIndex] }
+    private var current: ParsedNote { index.whole(stack.last?.note ?? rootIndex) }
 
     /// The note at `noteIndex`, counted as read.
     mutating func note(_ noteIndex: Int) -> ParsedNote {
         reads.insert(noteIndex)
-        return index.notes[noteIndex]
+        return index.whole(noteIndex)
     }
 
     /// Counts notes as read without reading them here.

@@ -13,6 +13,8 @@ struct VaultIndex: Sendable {
     private var notesByAlias: [String: [Int]] = [:]
     private var notesByIdentity: [NoteIdentity: [Int]] = [:]
     let assets: Set<String>
+    /// Reads the notes kept unread (``ParsedNote/isHollow``) when their text is needed.
+    var loader: NoteLoader?
     private var assetsByLowercasedPath: [String: [String]] = [:]
     private var assetsByName: [String: [String]] = [:]
     private var assetsByLowercasedName: [String: [String]] = [:]
@@ -56,6 +58,13 @@ struct VaultIndex: Sendable {
         var copy = self
         copy.notes = notes
         return copy
+    }
+
+    /// The note at `index` with its text: a note kept unread from the previous build is read now.
+    func whole(_ index: Int) -> ParsedNote {
+        let note = notes[index]
+        guard note.isHollow, let loader else { return note }
+        return loader.whole(index, note)
     }
 
     func identity(of index: Int) -> NoteIdentity {

@@ -113,13 +113,19 @@ final class ParsedNote: Sendable {
     /// The UUID of the document the note is (or is part of), from its kind and ID: made once
     /// here rather than for every link to the note.
     let uuid: String
+    /// Whether the note stands for one kept from the previous build's record (``NoteRecord``),
+    /// unread: it has the path, kind, ID, locale, aliases and the frontmatter's ID and type, and
+    /// no text. ``VaultIndex/whole(_:)`` reads and parses it when a build needs its text.
+    let isHollow: Bool
 
     init(
         path: String, kind: ContentKind, id: String, idPosition: SourcePosition, locale: String,
         explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock],
         sections: [ParsedSection], bodyTags: [String], headings: [String: String],
-        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, basePath: String
+        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, basePath: String,
+        isHollow: Bool = false
     ) {
+        self.isHollow = isHollow
         self.path = path
         self.kind = kind
         self.id = id
@@ -146,6 +152,20 @@ final class ParsedNote: Sendable {
             path: path, kind: .deck, id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale,
             frontmatter: frontmatter, title: title, blocks: blocks, sections: sections, bodyTags: bodyTags,
             headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist,
-            basePath: basePath)
+            basePath: basePath, isHollow: isHollow)
+    }
+
+    /// A guide note kept from the previous build's record, standing in for the note unread.
+    static func hollow(path: String, kept guide: NoteRecord.KeptGuide) -> ParsedNote {
+        var frontmatter = Frontmatter()
+        frontmatter.id = guide.frontmatterID
+        frontmatter.kind = guide.frontmatterKind.map(ContentKind.init(rawValue:))
+        frontmatter.type = guide.frontmatterType
+        frontmatter.aliases = guide.aliases
+        return ParsedNote(
+            path: path, kind: .guide, id: guide.id, idPosition: guide.idPosition, locale: guide.locale,
+            explicitLocale: guide.explicitLocale, frontmatter: frontmatter, title: "", blocks: [], sections: [],
+            bodyTags: [], headings: [:], blocksByID: [:], diagnostics: guide.parseDiagnostics, checklist: nil,
+            basePath: guide.basePath, isHollow: true)
     }
 }

@@ -10,6 +10,18 @@ struct FileStamp: Hashable, Sendable {
     var changedSeconds: Int64
     var changedNanoseconds: Int64
 
+    init(
+        size: Int64, inode: UInt64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, changedSeconds: Int64,
+        changedNanoseconds: Int64
+    ) {
+        self.size = size
+        self.inode = inode
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
+    }
+
     init(_ status: stat) {
         size = Int64(status.st_size)
         inode = UInt64(status.st_ino)

@@ -1,0 +1,198 @@
+import Foundation
+import LockerKit
+
+/// What `locker build` learned of each note, kept in the output (``fileName``) for the next build,
+/// in another process: a note that has not changed, and whose guide was made from notes that have
+/// not changed, is neither read, parsed, linked nor encoded again.
+///
+/// For every note the record holds its path, its stamp and its content hash. For a guide it also
+/// holds what the rest of a build needs of the note without its text (``KeptGuide``): what the
+/// link tables and the deck catalog read (kind, ID, locale, aliases), its diagnostics, the notes
+/// and vault files its guide was made from, the guide's index entry, and the SHA-256 and size of
+/// its bundle file.
+///
+/// The record holds for a build only when the program, the settings and the vault's shape
+/// (``LinkSurface``: every note's path, kind, ID, locale and aliases) are those it was written
+/// under; a guide is kept only when its note and every note it read have their recorded hashes,
+/// and every vault file it embeds its recorded state: the same rules ``BuildCache`` reuses a
+/// built result by in memory, so the output is the clean build's, byte for byte.
+struct NoteRecord: Sendable {
+    /// The record's file in the output folder; listed in the marker like any file of the build,
+    /// and replaced with the others at the commit.
+    static let fileName = ".locker-notes"
+    /// The first bytes of the file: a record of another format is not read.
+    static let format = "locker-notes 1\n"
+
+    /// The `locker` program that wrote it (``BuildFingerprint/program``).
+    var program: String
+    /// The SHA-256 of `locker.yml`, or empty without one.
+    var config: String
+    /// The SHA-256 of the vault's shape when it was written.
+    var linkSurface: String
+    /// Every note, in the order of the vault's notes.
+    var notes: [Entry]
+
+    struct Entry: Sendable {
+        var path: String
+        /// The stamp the file had when it was read, when it had settled (see ``BuildCache/Hashed``):
+        /// a file with the same stamp is not read again.
+        var stamp: FileStamp?
+        var sha256: String
+        /// What a guide note keeps; nil for every other note, which is always read.
+        var guide: KeptGuide?
+    }
+
+    /// A guide note as a build sees it without reading it.
+    struct KeptGuide: Sendable {
+        // What the parse found that the link tables, the deck catalog and the ID checks read.
+        var id: String
+        var idPosition: SourcePosition
+        var locale: String
+        var explicitLocale: Bool
+        var aliases: [String]
+        var basePath: String
+        var frontmatterID: String?
+        var frontmatterKind: String?
+        var frontmatterType: String?
+        var parseDiagnostics: [Diagnostic]
+        // What building the guide found and made.
+        var diagnostics: [Diagnostic]
+        /// The notes the guide was made from, by their place in ``NoteRecord/notes``.
+        var reads: [Int]
+        var assets: [AssetUse]
+        var entry: ContentIndex.Entry
+        var bundleSHA256: String
+        var bundleSize: Int
+    }
+
+    /// The record's bytes.
+    var encoded: Data {
+        var writer = RecordWriter()
+        writer.write(program)
+        writer.write(config)
+        writer.write(linkSurface)
+        writer.write(UInt64(notes.count))
+        for note in notes {
+            writer.write(note.path)
+            writer.write(note.sha256)
+            writer.write(note.stamp != nil)
+            if let stamp = note.stamp {
+                for value in [stamp.size, Int64(bitPattern: stamp.inode), stamp.modifiedSeconds]
+                    + [stamp.modifiedNanoseconds, stamp.changedSeconds, stamp.changedNanoseconds]
+                {
+                    writer.write(value)
+                }
+            }
+            writer.write(note.guide != nil)
+            guard let guide = note.guide else { continue }
+            writer.write(guide.id)
+            writer.write(guide.idPosition)
+            writer.write(guide.locale)
+            writer.write(guide.explicitLocale)
+            writer.write(guide.aliases)
+            writer.write(guide.basePath)
+            writer.write(guide.frontmatterID)
+            writer.write(guide.frontmatterKind)
+            writer.write(guide.frontmatterType)
+            Self.write(guide.parseDiagnostics, into: &writer)
+            Self.write(guide.diagnostics, into: &writer)
+            writer.write(UInt64(guide.reads.count))
+            for read in guide.reads { writer.write(read) }
+            writer.write(UInt64(guide.assets.count))
+            for asset in guide.assets {
+                writer.write(asset.path)
+                writer.write(asset.bundled)
+                writer.write(asset.state)
+            }
+            let entry = guide.entry
+            writer.write(entry.id)
+            writer.write(entry.uuid)
+            writer.write(entry.title)
+            writer.write(entry.subtitle)
+            writer.write(entry.category)
+            writer.write(entry.type)
+            writer.write(entry.tags)
+            writer.write(entry.order)
+            writer.write(entry.locale)
+            writer.write(guide.bundleSHA256)
+            writer.write(guide.bundleSize)
+        }
+        return Data(Self.format.utf8) + Data(writer.bytes)
+    }
+
+    /// The record in `bytes`; nil when they are not a whole record of this format.
+    init?(bytes: [UInt8]) {
+        let format = Array(Self.format.utf8)
+        guard bytes.starts(with: format) else { return nil }
+        var reader = RecordReader(Array(bytes[format.count...]))
+        do {
+            program = try reader.string()
+            config = try reader.string()
+            linkSurface = try reader.string()
+            notes = []
+            let count = try reader.count()
+            notes.reserveCapacity(count)
+            for _ in 0..<count {
+                var entry = Entry(path: try reader.string(), sha256: try reader.string())
+                if try reader.bool() {
+                    entry.stamp = FileStamp(
+                        size: try reader.int64(), inode: UInt64(bitPattern: try reader.int64()),
+                        modifiedSeconds: try reader.int64(), modifiedNanoseconds: try reader.int64(),
+                        changedSeconds: try reader.int64(), changedNanoseconds: try reader.int64())
+                }
+                if try reader.bool() {
+                    entry.guide = KeptGuide(
+                        id: try reader.string(), idPosition: try reader.position(), locale: try reader.string(),
+                        explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(),
+                        frontmatterID: try reader.optionalString(), frontmatterKind: try reader.optionalString(),
+                        frontmatterType: try reader.optionalString(),
+                        parseDiagnostics: try Self.diagnostics(from: &reader),
+                        diagnostics: try Self.diagnostics(from: &reader),
+                        reads: try (0..<reader.count()).map { _ in try reader.int() },
+                        assets: try (0..<reader.count()).map { _ in
+                            AssetUse(path: try reader.string(), bundled: try reader.bool(), state: try reader.string())
+                        },
+                        entry: ContentIndex.Entry(
+                            id: try reader.string(), uuid: try reader.string(), title: try reader.string(),
+                            subtitle: try reader.optionalString(), category: try reader.optionalString(),
+                            type: try reader.optionalString(), tags: try reader.strings(),
+                            order: try reader.optionalInt(), locale: try reader.string()),
+                        bundleSHA256: try reader.string(), bundleSize: try reader.int())
+                }
+                notes.append(entry)
+            }
+            guard reader.atEnd else { return nil }
+        } catch {
+            return nil
+        }
+    }
+
+    init(program: String, config: String, linkSurface: String, notes: [Entry]) {
+        self.program = program
+        self.config = config
+        self.linkSurface = linkSurface
+        self.notes = notes
+    }
+
+    private static func write(_ diagnostics: [Diagnostic], into writer: inout RecordWriter) {
+        writer.write(UInt64(diagnostics.count))
+        for diagnostic in diagnostics {
+            writer.write(diagnostic.severity.rawValue)
+            writer.write(diagnostic.code.rawValue)
+            writer.write(diagnostic.message)
+            writer.write(diagnostic.file)
+            writer.write(diagnostic.position)
+            writer.write(diagnostic.hint)
+        }
+    }
+
+    private static func diagnostics(from reader: inout RecordReader) throws -> [Diagnostic] {
+        try (0..<reader.count()).map { _ in
+            guard let severity = Severity(rawValue: try reader.string()) else { throw RecordReader.Damaged() }
+            let code = DiagnosticCode(rawValue: try reader.string())
+            return Diagnostic(
+                severity, code, try reader.string(), file: try reader.string(), at: try reader.position(),
+                hint: try reader.optionalString())
+        }
+    }
+}

@@ -1,0 +1,127 @@
+/// Writes values as compact bytes for a record the next build reads back (``NoteRecord``):
+/// integers as LEB128 varints (signed ones zigzagged), texts as a length and their UTF-8 bytes.
+///
+/// Not JSON: the record of a large vault holds tens of thousands of texts, and reading it is on
+/// the path of every rebuild, where a JSON decoder alone would take longer than the rebuild.
+struct RecordWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func write(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func write(_ value: Int) {
+        let wide = Int64(value)
+        write(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+    }
+
+    mutating func write(_ value: Int64) {
+        write(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func write(_ text: String) {
+        let utf8 = text.utf8
+        write(UInt64(utf8.count))
+        bytes += utf8
+    }
+
+    mutating func write(_ text: String?) {
+        write(text != nil)
+        if let text { write(text) }
+    }
+
+    mutating func write(_ value: Int?) {
+        write(value != nil)
+        if let value { write(value) }
+    }
+
+    mutating func write(_ texts: [String]) {
+        write(UInt64(texts.count))
+        for text in texts { write(text) }
+    }
+
+    mutating func write(_ position: SourcePosition) {
+        write(position.line)
+        write(position.column)
+    }
+}
+
+/// Reads what a ``RecordWriter`` wrote, checking every length against the bytes left: a record
+/// cut short or damaged throws ``RecordReader/Damaged`` rather than reading past its end.
+struct RecordReader {
+    /// The record is not what a writer of this format wrote.
+    struct Damaged: Error {}
+
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Whether every byte has been read.
+    var atEnd: Bool { offset == bytes.count }
+
+    mutating func unsigned() throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            offset += 1
+            guard shift < 64 else { throw Damaged() }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw Damaged()
+    }
+
+    mutating func int64() throws -> Int64 {
+        let raw = try unsigned()
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    mutating func int() throws -> Int {
+        let value = try int64()
+        guard let narrow = Int(exactly: value) else { throw Damaged() }
+        return narrow
+    }
+
+    /// A count of things that follow, each at least a byte long: never more than the bytes left.
+    mutating func count() throws -> Int {
+        let value = try unsigned()
+        guard value <= UInt64(bytes.count - offset) else { throw Damaged() }
+        return Int(value)
+    }
+
+    mutating func bool() throws -> Bool {
+        guard offset < bytes.count else { throw Damaged() }
+        let byte = bytes[offset]
+        offset += 1
+        guard byte <= 1 else { throw Damaged() }
+        return byte == 1
+    }
+
+    mutating func string() throws -> String {
+        let length = try count()
+        defer { offset += length }
+        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+    }
+
+    mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
+
+    mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
+
+    mutating func strings() throws -> [String] {
+        try (0..<count()).map { _ in try string() }
+    }
+
+    mutating func position() throws -> SourcePosition {
+        SourcePosition(line: try int(), column: try int())
+    }
+}

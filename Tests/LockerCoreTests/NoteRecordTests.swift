@@ -1,0 +1,205 @@
+import Foundation
+import LockerKit
+import Testing
+
+@testable import LockerCore
+
+/// `locker build` into its previous output keeps each guide whose note, and every note it
+/// shows, is unchanged, from the record the previous build left (``NoteRecord``), without
+/// reading, parsing, linking or encoding it; the output and the diagnostics are a clean build's.
+@Suite struct NoteRecordTests {
+    /// Four guides: `anchoring` links to a heading of `knots` and embeds `weather`; `tides`
+    /// stands alone and has a broken link, whose warning must outlive the build that found it.
+    static func vault() throws -> (TestVault, anchoring: MarkedText, tides: MarkedText) {
+        let anchoring = MarkedText(
+            """
+            ---
+            id: anchoring
+            ---
+            ## Setting the anchor
+
+            Tie on with a 1️⃣[[knots#Bowline]] first.
+
+            ![[weather]]
+            """)
+        let tides = MarkedText(
+            """
+            ---
+            id: tides
+            ---
+            ## Springs and neaps
+
+            See 1️⃣[[the almanac]] for the times.
+            """)
+        let vault = try TestVault([
+            "guides/anchoring.md": anchoring.text,
+            "guides/knots.md": "---\nid: knots\n---\n## Bowline\n\nA loop that holds.\n",
+            "guides/weather.md": "---\nid: weather\n---\nWind against tide kicks up a sea.\n",
+            "guides/tides.md": tides.text,
+        ])
+        return (vault, anchoring, tides)
+    }
+
+    /// Builds over the output and checks it against a clean build: files and diagnostics.
+    static func rebuild(_ vault: TestVault, _ output: URL) throws -> Compilation {
+        let (built, _) = try PageInputsTests.build(vault, into: output, trustingStamps: true)
+        let clean = try Compiler(vault: vault.root, environment: IncrementalBuildTests.environment).compile()
+        #expect(built.diagnostics == clean.diagnostics)
+        #expect(BuildOutputTests.differences(try PageInputsTests.tree(output), clean.files.map { ($0.path, $0.data) }) == [])
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(NoteRecord.fileName).path))
+        return built
+    }
+
+    @Test func aGuideIsKeptWhileItsNoteAndTheNotesItShowsAreUnchanged() throws {
+        let (vault, anchoring, tides) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        let first = try Self.rebuild(vault, output)
+        #expect(first.keptGuides == [])
+        #expect(first.guides.count == 4)
+
+        // Nothing changed: every guide is kept, with the warning it had.
+        let unchanged = try Self.rebuild(vault, output)
+        #expect(unchanged.keptGuides.sorted() == ["anchoring", "knots", "tides", "weather"])
+        #expect(unchanged.guides.isEmpty)
+        let warning = try #require(unchanged.diagnostics.first { $0.code == .linkBroken })
+        #expect(warning.file == "guides/tides.md")
+        #expect(warning.position == tides.markers["1"])
+
+        // An embedded note's text: the note that embeds it is built again.
+        try vault.write("guides/weather.md", Data("---\nid: weather\n---\nFog comes with a warm front.\n".utf8))
+        let embedded = try Self.rebuild(vault, output)
+        #expect(embedded.keptGuides.sorted() == ["knots", "tides"])
+        #expect(embedded.guides.map(\.id).sorted() == ["anchoring", "weather"])
+
+        // A linked heading renamed: the link breaks, and the note that links to it says so.
+        try vault.write("guides/knots.md", Data("---\nid: knots\n---\n## Bowline knot\n\nA loop that holds.\n".utf8))
+        let renamed = try Self.rebuild(vault, output)
+        #expect(renamed.keptGuides.sorted() == ["tides", "weather"])
+        let broken = renamed.diagnostics.filter { $0.code == .linkBrokenHeading }
+        #expect(broken.map(\.file) == ["guides/anchoring.md"])
+        #expect(broken.map(\.position) == [anchoring.markers["1"]])
+
+        // A note no other reads edited: the broken link is still reported, from the record.
+        try vault.write("guides/tides.md", Data((tides.text + "\n\nA backing wind brings rain.\n").utf8))
+        let unrelated = try Self.rebuild(vault, output)
+        #expect(unrelated.keptGuides.sorted() == ["anchoring", "knots", "weather"])
+        #expect(unrelated.diagnostics.filter { $0.code == .linkBrokenHeading } == broken)
+        #expect(unrelated.diagnostics.filter { $0.code == .linkBroken }.map(\.file) == ["guides/tides.md"])
+    }
+
+    @Test func aNoteAddedOrRenamedReadsEveryNoteAgain() throws {
+        let (vault, _, _) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        _ = try Self.rebuild(vault, output)
+        // The almanac appears: the broken link in tides now leads somewhere.
+        try vault.write("guides/the almanac.md", Data("---\ntitle: Almanac\n---\nHigh water at noon.\n".utf8))
+        let added = try Self.rebuild(vault, output)
+        #expect(added.keptGuides == [])
+        #expect(!added.diagnostics.contains { $0.code == .linkBroken })
+        try FileManager.default.moveItem(
+            at: vault.root.appendingPathComponent("guides/knots.md"),
+            to: vault.root.appendingPathComponent("guides/rope.md"))
+        let renamed = try Self.rebuild(vault, output)
+        #expect(renamed.keptGuides == [])
+        #expect(renamed.diagnostics.filter { $0.code == .linkBroken }.map(\.file) == ["guides/anchoring.md"])
+        #expect(renamed.guides.count == 5)
+    }
+
+    @Test func aBundleFileOrPageChangedInTheOutputIsMadeAgain() throws {
+        let (vault, _, _) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        let first = try Self.rebuild(vault, output)
+        let manifest = try #require(first.manifest)
+        let bundleFile = try #require(manifest.files.first { $0.id == "knots" })
+        try Data("{}".utf8).write(to: output.appendingPathComponent("bundles/v1/" + bundleFile.path))
+        try Data("edited".utf8).write(to: output.appendingPathComponent("site/guides/weather/index.html"))
+        // Both guides are kept, and built when their files must be written again.
+        let again = try Self.rebuild(vault, output)
+        #expect(again.keptGuides.sorted() == ["anchoring", "knots", "tides", "weather"])
+    }
+
+    @Test func aRecordThatDoesNotHoldIsNotUsed() throws {
+        let (vault, _, _) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        _ = try Self.rebuild(vault, output)
+        // Edited in the output: no longer the file the build wrote.
+        let recordURL = output.appendingPathComponent(NoteRecord.fileName)
+        let bytes = try Data(contentsOf: recordURL)
+        try bytes.prefix(bytes.count / 2).write(to: recordURL)
+        #expect(try Self.rebuild(vault, output).keptGuides == [])
+        #expect(try Self.rebuild(vault, output).keptGuides.count == 4)
+        // Other settings: notes may parse differently.
+        try vault.write("locker.yml", Data("title: Sailing\n".utf8))
+        #expect(try Self.rebuild(vault, output).keptGuides == [])
+    }
+
+    @Test func aRecordReadsBackWhatWasWrittenAndNothingFromDamagedBytes() throws {
+        let guide = NoteRecord.KeptGuide(
+            id: "anchoring", idPosition: SourcePosition(line: 2, column: 5), locale: "ru", explicitLocale: true,
+            aliases: ["Якорь", ""], basePath: "guides/anchoring", frontmatterID: "anchoring", frontmatterKind: "guide",
+            frontmatterType: nil, parseDiagnostics: [],
+            diagnostics: [
+                Diagnostic(
+                    .warning, .linkBroken, "no note named 'x'", file: "guides/anchoring.ru.md",
+                    at: SourcePosition(line: 70_000, column: 3), hint: "check it")
+            ],
+            reads: [0, 1, 300], assets: [AssetUse(path: "images/boat.png", bundled: true, state: "abc")],
+            entry: ContentIndex.Entry(
+                id: "anchoring", uuid: "u", title: "Якорь", subtitle: nil, category: "mooring", type: "document",
+                tags: ["a", "b"], order: -3, locale: "ru"),
+            bundleSHA256: String(repeating: "ab", count: 32), bundleSize: 1 << 40)
+        let stamp = FileStamp(
+            size: 12, inode: UInt64.max, modifiedSeconds: -1, modifiedNanoseconds: 999_999_999, changedSeconds: 1 << 40,
+            changedNanoseconds: 0)
+        let record = NoteRecord(
+            program: "binary /x 1", config: "", linkSurface: "s",
+            notes: [
+                NoteRecord.Entry(path: "guides/anchoring.ru.md", stamp: stamp, sha256: "h", guide: guide),
+                NoteRecord.Entry(path: "checklists/daily.md", stamp: nil, sha256: "g", guide: nil),
+            ])
+        let bytes = [UInt8](record.encoded)
+        let read = try #require(NoteRecord(bytes: bytes))
+        #expect(read.program == record.program && read.linkSurface == "s" && read.notes.count == 2)
+        #expect(read.notes[0].stamp == stamp && read.notes[1].stamp == nil && read.notes[1].guide == nil)
+        let back = try #require(read.notes[0].guide)
+        #expect(back.diagnostics == guide.diagnostics && back.entry == guide.entry && back.assets == guide.assets)
+        #expect(back.aliases == guide.aliases && back.reads == guide.reads && back.bundleSize == guide.bundleSize)
+        #expect(back.idPosition == guide.idPosition && back.frontmatterType == nil && back.frontmatterKind == "guide")
+        // Every shorter prefix, and the whole with a byte more, is refused, never read past its end.
+        for length in 0..<bytes.count { #expect(NoteRecord(bytes: Array(bytes.prefix(length))) == nil) }
+        #expect(NoteRecord(bytes: bytes + [0]) == nil)
+    }
+
+    @Test func aNoteSavedAgainWhileTheBuildReadsItIsAProblem() throws {
+        let vault = try TestVault(["guides/knots.md": "## Bowline\n"])
+        defer { vault.remove() }
+        let loader = NoteLoader(
+            vault: vault.root, parser: NoteParser(config: VaultConfig()), hashes: ["not the hash it has now"])
+        let hollow = ParsedNote.hollow(
+            path: "guides/knots.md",
+            kept: NoteRecord.KeptGuide(
+                id: "knots", idPosition: .start, locale: "en", explicitLocale: false, aliases: [],
+                basePath: "guides/knots", parseDiagnostics: [], diagnostics: [], reads: [], assets: [],
+                entry: ContentIndex.Entry(
+                    id: "knots", uuid: "", title: "", subtitle: nil, category: nil, type: nil, tags: [], order: nil,
+                    locale: "en"),
+                bundleSHA256: "", bundleSize: 0))
+        #expect(loader.whole(0, hollow) === hollow)
+        #expect(
+            loader.problems
+                == [
+                    Diagnostic(
+                        .error, .fileUnreadable, "the file changed while the vault was being built",
+                        file: "guides/knots.md", hint: "build again")
+                ])
+        let matching = NoteLoader(
+            vault: vault.root, parser: NoteParser(config: VaultConfig()),
+            hashes: [ContentHash.sha256Hex(Data("## Bowline\n".utf8))])
+        #expect(matching.whole(0, hollow).headings.values.contains("bowline"))
+        #expect(matching.problems.isEmpty)
+    }
+}
