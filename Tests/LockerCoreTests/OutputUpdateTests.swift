@@ -90,6 +90,23 @@ import Testing
         }
     }
 
+    /// On a file system that ignores case, `Guide.json` renamed into place is the previous
+    /// build's `guide.json`, which the commit then removes: the removal must keep it. A hard link
+    /// stands in for the second spelling here: two names, one inode.
+    @Test func aRemovalThatIsAFileJustRenamedIntoPlaceIsKept() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-journal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: output) }
+        try Data("new".utf8).write(to: output.appendingPathComponent("scratch"))
+        let journal = OutputWriter.Journal(
+            renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"], marker: "", record: nil)
+        try Data("old".utf8).write(to: output.appendingPathComponent("old.json"))
+        #expect(link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
+        try journal.apply(in: output)
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(names == [OutputWriter.marker, "Guide.json", "guide.json"])
+    }
+
     @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {
         try Self.withFirstBuild { output in
             // Killed while writing: its scratch folder and a file in it stay behind.

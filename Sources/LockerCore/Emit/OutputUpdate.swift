@@ -179,10 +179,18 @@ extension OutputWriter {
             }
             // A removed path that is now one of the new files under another spelling (a file
             // system that ignores case or normalises names) keeps the new file: found by inode.
-            let kept = Set(OutputWriter.record(in: Data(marker.utf8)).values.compactMap { $0.stamp.map(Self.inode) })
+            // Only a file renamed into place here can be one: every other file keeps its path.
+            var renamed: Set<UInt64> = []
+            if !removals.isEmpty {
+                for pair in renames where pair.count == 2 {
+                    var status = stat()
+                    if lstat(root + pair[1], &status) == 0 { renamed.insert(UInt64(status.st_ino)) }
+                }
+            }
+            let kept = renamed
             _ = Compiler.parallelMap(removals) { path in
                 var status = stat()
-                guard lstat(root + path, &status) == 0, !kept.contains(String(status.st_ino)) else { return Int32(0) }
+                guard lstat(root + path, &status) == 0, !kept.contains(UInt64(status.st_ino)) else { return Int32(0) }
                 return unlink(root + path)
             }
             // Folders left empty by the removals, deepest first; a folder with files stays.
@@ -199,12 +207,6 @@ extension OutputWriter {
             unlink(root + Self.file)
             Self.sweep(output)
             if let failure { throw LockerError.io(failure) }
-        }
-
-        /// The inode in a stamp (`size:inode:modification time`).
-        private static func inode(_ stamp: String) -> String {
-            let parts = stamp.split(separator: ":", maxSplits: 2)
-            return parts.count == 3 ? String(parts[1]) : ""
         }
 
         /// Removes the scratch folders of builds that stopped before their commit.
