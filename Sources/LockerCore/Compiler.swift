@@ -152,6 +152,10 @@ public struct Compiler: Sendable {
                 .flatMap { $0.program == program && $0.config == configHash ? $0 : nil }
             : nil
 
+        // A stamp goes into the record only when the note had not changed for `settlingTime`
+        // before it was read: taken now, before any note is read.
+        let settled = Int64(time(nil)) - Int64(settlingTime)
+
         // Parse, in parallel.
         let parsed = parseNotes(
             listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording)
@@ -223,10 +227,10 @@ public struct Compiler: Sendable {
         /// and every vault file it embeds its recorded state.
         @Sendable func kept(_ noteIndex: Int) -> NoteRecord.KeptGuide? {
             guard keeping, let previous, noteIndex < previous.notes.count, let guide = previous.notes[noteIndex].guide,
-                index.notes[noteIndex].kind == .guide,
+                index.notes[noteIndex].kind == .guide, previous.notes[noteIndex].path == index.notes[noteIndex].path,
                 previous.notes[noteIndex].sha256 == currentHashes[noteIndex]
             else { return nil }
-            for read in guide.reads where read >= currentHashes.count || previous.notes[read].sha256 != currentHashes[read] {
+            for read in guide.reads where !currentHashes.indices.contains(read) || previous.notes[read].sha256 != currentHashes[read] {
                 return nil
             }
             for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
@@ -278,7 +282,6 @@ public struct Compiler: Sendable {
                 reads: recording ? builder.reads.sorted() : [],
                 assets: recording ? builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) } : [])
         }
-        diagnostics += loader?.problems ?? []
         var documents: [Document] = []
         // The note each document comes from, by the document's place; -1 for a deck.
         var documentNotes: [Int] = []
@@ -359,6 +362,9 @@ public struct Compiler: Sendable {
         documentNotes = order.map { documentNotes[$0] }
         if cache != nil { origins.documents = order.map { serials[$0] } }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
+        // A note kept unread but needed by a guide or deck built again, and saved since it was
+        // recorded, fails the build rather than ship what the empty stand-in gave.
+        diagnostics += loader?.problems ?? []
 
         diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)
         var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, guides: [], files: [])
@@ -410,7 +416,6 @@ public struct Compiler: Sendable {
             for (offset, noteIndex) in documentNotes.enumerated() where noteIndex >= 0 && documents[offset].kind == .guide {
                 guideFiles[noteIndex] = (documents[offset].indexEntry, layout.documentFiles[offset])
             }
-            let settled = Int64(time(nil)) - Int64(settlingTime)
             let entries = notes.indices.map { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
                 var entry = NoteRecord.Entry(

@@ -4,6 +4,12 @@ import Testing
 
 @testable import LockerCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `locker build` into its previous output keeps each guide whose note, and every note it
 /// shows, is unchanged, from the record the previous build left (``NoteRecord``), without
 /// reading, parsing, linking or encoding it; the output and the diagnostics are a clean build's.
@@ -132,6 +138,26 @@ import Testing
         try bytes.prefix(bytes.count / 2).write(to: recordURL)
         #expect(try Self.rebuild(vault, output).keptGuides == [])
         #expect(try Self.rebuild(vault, output).keptGuides.count == 4)
+        // A byte changed in place, with the size and modification time put back: the stamp says
+        // it is the file written, its SHA-256 says not. The byte is the first of a note's content
+        // hash, which the record alone would take for an edit of that note and keep the rest.
+        var status = stat()
+        #expect(stat(recordURL.path, &status) == 0)
+        let recorded = [UInt8](try Data(contentsOf: recordURL))
+        let path = Array("guides/anchoring.md".utf8)
+        let start = try #require(recorded.indices.first { recorded[$0...].starts(with: path) })
+        let offset = start + path.count + 1
+        let handle = try FileHandle(forUpdating: recordURL)
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: Data([recorded[offset] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")]))
+        try handle.close()
+        #if canImport(Darwin)
+            var times = [status.st_atimespec, status.st_mtimespec]
+        #else
+            var times = [status.st_atim, status.st_mtim]
+        #endif
+        #expect(utimensat(AT_FDCWD, recordURL.path, &times, 0) == 0)
+        #expect(try Self.rebuild(vault, output).keptGuides == [])
         // Other settings: notes may parse differently.
         try vault.write("locker.yml", Data("title: Sailing\n".utf8))
         #expect(try Self.rebuild(vault, output).keptGuides == [])
@@ -147,7 +173,7 @@ import Testing
                     .warning, .linkBroken, "no note named 'x'", file: "guides/anchoring.ru.md",
                     at: SourcePosition(line: 70_000, column: 3), hint: "check it")
             ],
-            reads: [0, 1, 300], assets: [AssetUse(path: "images/boat.png", bundled: true, state: "abc")],
+            reads: [0, 1], assets: [AssetUse(path: "images/boat.png", bundled: true, state: "abc")],
             entry: ContentIndex.Entry(
                 id: "anchoring", uuid: "u", title: "Якорь", subtitle: nil, category: "mooring", type: "document",
                 tags: ["a", "b"], order: -3, locale: "ru"),
@@ -172,6 +198,12 @@ import Testing
         // Every shorter prefix, and the whole with a byte more, is refused, never read past its end.
         for length in 0..<bytes.count { #expect(NoteRecord(bytes: Array(bytes.prefix(length))) == nil) }
         #expect(NoteRecord(bytes: bytes + [0]) == nil)
+        // A guide that read a note the record does not have (a place past the end, or before it).
+        for place in [2, -1] {
+            var wrong = record
+            wrong.notes[0].guide?.reads = [0, place]
+            #expect(NoteRecord(bytes: [UInt8](wrong.encoded)) == nil, "read \(place)")
+        }
     }
 
     @Test func aNoteSavedAgainWhileTheBuildReadsItIsAProblem() throws {

@@ -90,21 +90,31 @@ import Testing
         }
     }
 
-    /// On a file system that ignores case, `Guide.json` renamed into place is the previous
+    /// On a file system that ignores case, `Guide.json` written by this build is the previous
     /// build's `guide.json`, which the commit then removes: the removal must keep it. A hard link
-    /// stands in for the second spelling here: two names, one inode.
-    @Test func aRemovalThatIsAFileJustRenamedIntoPlaceIsKept() throws {
+    /// stands in for the second spelling here: two names, one inode. A removal whose twin is
+    /// another file (a file system that tells the spellings apart) is removed.
+    @Test func aRemovalThatIsANewFileUnderAnotherSpellingIsKept() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
-        try Data("new".utf8).write(to: output.appendingPathComponent("scratch"))
-        let journal = OutputWriter.Journal(
-            renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"], marker: "", record: nil)
-        try Data("old".utf8).write(to: output.appendingPathComponent("old.json"))
+        func write(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: output.appendingPathComponent(name))
+        }
+        // The new build: `Guide.json` renamed into place, `OLD.json` kept where it was.
+        try write("scratch", "new")
+        try write("OLD.json", "kept")
+        // The previous build's `guide.json` is the new file's other spelling; `old.json` is not.
         #expect(link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
+        try write("old.json", "old")
+        let newFiles = ["Guide.json": OutputWriter.RecordedFile(sha256: ""), "OLD.json": OutputWriter.RecordedFile(sha256: "")]
+        let journal = OutputWriter.Journal(
+            renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"], marker: "", record: nil,
+            twins: OutputWriter.Journal.twins(of: ["guide.json", "old.json"], among: newFiles.keys))
+        #expect(journal.twins == [["guide.json", "Guide.json"], ["old.json", "OLD.json"]])
         try journal.apply(in: output)
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
-        #expect(names == [OutputWriter.marker, "Guide.json", "guide.json"])
+        #expect(names == [OutputWriter.marker, "Guide.json", "OLD.json", "guide.json"])
     }
 
     @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {

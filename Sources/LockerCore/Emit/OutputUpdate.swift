@@ -69,8 +69,10 @@ extension OutputWriter {
         }
 
         public func previousFile(_ path: String) -> [UInt8]? {
-            guard intact(path) != nil else { return nil }
-            return try? FileBytes.contents(of: output.path + "/" + path)
+            guard let previous = intact(path), let bytes = try? FileBytes.contents(of: output.path + "/" + path),
+                ContentHash.sha256Hex(bytes) == previous.sha256
+            else { return nil }
+            return bytes
         }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
@@ -104,11 +106,13 @@ extension OutputWriter {
         func journal(record: BuildRecord?) throws -> Journal {
             let files = ledger.files
             let written = ledger.written
+            let removals = previousFiles.keys.filter { files[$0] == nil }.sorted()
             let journal = Journal(
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
-                removals: previousFiles.keys.filter { files[$0] == nil }.sorted(),
+                removals: removals,
                 marker: String(decoding: OutputWriter.markerText(files), as: UTF8.self),
-                record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) })
+                record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
+                twins: Journal.twins(of: removals, among: files.keys))
             do {
                 // The new files' bytes reach the disk before the journal that names them.
                 OutputWriter.flush(output.path)
@@ -134,6 +138,24 @@ extension OutputWriter {
         var removals: [String]
         var marker: String
         var record: String?
+        /// `[removal, new file]` pairs whose paths differ only in case or Unicode normalisation:
+        /// on a file system that ignores the difference they are one file, which must stay.
+        var twins: [[String]]? = nil
+
+        /// The new files each removal could be another spelling of (see ``twins``).
+        static func twins(of removals: [String], among files: Dictionary<String, OutputWriter.RecordedFile>.Keys)
+            -> [[String]]
+        {
+            guard !removals.isEmpty else { return [] }
+            // Swift strings compare and hash by canonical equivalence: lowercased, two spellings
+            // of one name on such a file system are one key.
+            let folded = Dictionary(grouping: removals) { $0.lowercased() }
+            var twins: [[String]] = []
+            for file in files {
+                for removal in folded[file.lowercased()] ?? [] { twins.append([removal, file]) }
+            }
+            return twins.sorted { $0.lexicographicallyPrecedes($1) }
+        }
 
         static let file = ".locker-journal"
         /// The start of a scratch folder's name (``Update``).
@@ -177,20 +199,18 @@ extension OutputWriter {
                     failure = failure ?? "cannot write \(root + pair[1]): \(String(cString: strerror(errno)))"
                 }
             }
-            // A removed path that is now one of the new files under another spelling (a file
-            // system that ignores case or normalises names) keeps the new file: found by inode.
-            // Only a file renamed into place here can be one: every other file keeps its path.
-            var renamed: Set<UInt64> = []
-            if !removals.isEmpty {
-                for pair in renames where pair.count == 2 {
-                    var status = stat()
-                    if lstat(root + pair[1], &status) == 0 { renamed.insert(UInt64(status.st_ino)) }
-                }
-            }
-            let kept = renamed
+            // A removed path that is one of the new files under another spelling (a file system
+            // that ignores case or normalises names) keeps the new file: the two have one inode.
+            var spellings: [String: [String]] = [:]
+            for pair in twins ?? [] where pair.count == 2 { spellings[pair[0], default: []].append(pair[1]) }
+            let twinsOf = spellings
             _ = Compiler.parallelMap(removals) { path in
                 var status = stat()
-                guard lstat(root + path, &status) == 0, !kept.contains(UInt64(status.st_ino)) else { return Int32(0) }
+                guard lstat(root + path, &status) == 0 else { return Int32(0) }
+                for twin in twinsOf[path] ?? [] {
+                    var other = stat()
+                    if lstat(root + twin, &other) == 0, other.st_ino == status.st_ino { return Int32(0) }
+                }
                 return unlink(root + path)
             }
             // Folders left empty by the removals, deepest first; a folder with files stays.

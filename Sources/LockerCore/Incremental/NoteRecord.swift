@@ -131,7 +131,6 @@ struct NoteRecord: Sendable {
             linkSurface = try reader.string()
             notes = []
             let count = try reader.count()
-            notes.reserveCapacity(count)
             for _ in 0..<count {
                 var entry = Entry(path: try reader.string(), sha256: try reader.string())
                 if try reader.bool() {
@@ -148,9 +147,9 @@ struct NoteRecord: Sendable {
                         frontmatterType: try reader.optionalString(),
                         parseDiagnostics: try Self.diagnostics(from: &reader),
                         diagnostics: try Self.diagnostics(from: &reader),
-                        reads: try (0..<reader.count()).map { _ in try reader.int() },
-                        assets: try (0..<reader.count()).map { _ in
-                            AssetUse(path: try reader.string(), bundled: try reader.bool(), state: try reader.string())
+                        reads: try reader.list { try $0.int() },
+                        assets: try reader.list {
+                            AssetUse(path: try $0.string(), bundled: try $0.bool(), state: try $0.string())
                         },
                         entry: ContentIndex.Entry(
                             id: try reader.string(), uuid: try reader.string(), title: try reader.string(),
@@ -161,7 +160,11 @@ struct NoteRecord: Sendable {
                 }
                 notes.append(entry)
             }
-            guard reader.atEnd else { return nil }
+            // Every place a guide read is one of the record's notes.
+            let places = notes.indices
+            guard reader.atEnd, notes.allSatisfy({ $0.guide?.reads.allSatisfy(places.contains) ?? true }) else {
+                return nil
+            }
         } catch {
             return nil
         }
@@ -187,7 +190,7 @@ struct NoteRecord: Sendable {
     }
 
     private static func diagnostics(from reader: inout RecordReader) throws -> [Diagnostic] {
-        try (0..<reader.count()).map { _ in
+        try reader.list { reader in
             guard let severity = Severity(rawValue: try reader.string()) else { throw RecordReader.Damaged() }
             let code = DiagnosticCode(rawValue: try reader.string())
             return Diagnostic(

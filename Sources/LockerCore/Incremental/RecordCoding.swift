@@ -117,9 +117,17 @@ struct RecordReader {
 
     mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
 
-    mutating func strings() throws -> [String] {
-        try (0..<count()).map { _ in try string() }
+    /// A count, then that many elements read by `element`. Grown as elements are read rather
+    /// than reserved from the count, so a damaged count fails when the bytes run out instead of
+    /// asking for memory it would never fill.
+    mutating func list<Element>(_ element: (inout RecordReader) throws -> Element) throws -> [Element] {
+        let count = try count()
+        var elements: [Element] = []
+        for _ in 0..<count { elements.append(try element(&self)) }
+        return elements
     }
+
+    mutating func strings() throws -> [String] { try list { try $0.string() } }
 
     mutating func position() throws -> SourcePosition {
         SourcePosition(line: try int(), column: try int())
