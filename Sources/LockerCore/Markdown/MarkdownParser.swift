@@ -1,4 +1,5 @@
 import CCmarkGFM
+import Foundation
 
 /// Parses CommonMark with GitHub's extensions, and reads cmark's tree through ``MarkdownNode``.
 ///
@@ -11,6 +12,13 @@ enum MarkdownParser {
     }()
 
     private static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
+
+    /// Held while cmark parses a document's inlines. cmark-gfm (0.29.0.gfm.6) keeps the
+    /// characters its inline extensions start at in one table for every parser, adds them when a
+    /// parser reaches its inlines and takes them out when it is done: a note parsed while another
+    /// finishes could read `~~two~~` as text (github/cmark-gfm#176). Inline parsing is a small
+    /// part of a note's parse, so notes still parse side by side.
+    private static let inlines = NSLock()
 
     /// Parses a whole document and hands its root to `body`. Never fails: cmark accepts any text.
     ///
@@ -34,7 +42,10 @@ enum MarkdownParser {
                 }
             }
         }
-        guard let root = cmark_parser_finish(parser) else { return body(MarkdownNode(pointer: nil)) }
+        inlines.lock()
+        let finished = cmark_parser_finish(parser)
+        inlines.unlock()
+        guard let root = finished else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_node_free(root) }
         return body(MarkdownNode(pointer: root))
     }
