@@ -27,12 +27,14 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         return BuildFingerprint(hex: ContentHash.sha256Hex(Data(stamps.joined(separator: "\n").utf8)))
     }
 
-    /// The running `locker` program, by path and stamp: a new build of it may write other bytes.
+    /// The running `locker` program, by path, size, inode and modification time: a new build of
+    /// it may write other bytes. Not by its change time, which a hard link to it changes (a
+    /// profiler's cache of binaries makes one) without changing what it writes.
     static var program: String? {
         guard let binary = Bundle.main.executablePath else { return nil }
         var status = stat()
         guard stat(binary, &status) == 0 else { return nil }
-        return "binary \(binary) \(VaultScanner.stamp(of: status))"
+        return "binary \(binary) \(VaultScanner.contentStamp(of: status))"
     }
 
     /// - Parameters:
