@@ -45,14 +45,16 @@ import Testing
 
     @Test func aRebuildIsWrittenInPlaceAndUntilTheCommitTheFolderIsThePreviousBuild() throws {
         try Self.withFirstBuild { output in
-            let transaction = try OutputWriter.begin(replacing: output)
-            #expect(transaction is OutputWriter.Update)
-            for file in Self.second { try transaction.write(file) }
-            // Written, not committed: the new files wait in the hidden scratch folder.
-            let visible = try Self.files(output).filter { !$0.key.hasPrefix(OutputWriter.Journal.scratchPrefix) }
-            #expect(visible == Self.expected(Self.first))
-            transaction.discard()
-            #expect(try Self.files(output) == Self.expected(Self.first))
+            do {
+                let transaction = try OutputWriter.begin(replacing: output)
+                #expect(transaction is OutputWriter.Update)
+                for file in Self.second { try transaction.write(file) }
+                // Written, not committed: the new files wait in the hidden scratch folder.
+                let visible = try Self.files(output).filter { !$0.key.hasPrefix(OutputWriter.Journal.scratchPrefix) }
+                #expect(visible == Self.expected(Self.first))
+                transaction.discard()
+                #expect(try Self.files(output) == Self.expected(Self.first))
+            }
 
             let again = try OutputWriter.begin(replacing: output)
             for file in Self.second { try again.write(file) }
@@ -65,16 +67,37 @@ import Testing
 
     @Test func aCommitCutShortIsFinishedByTheNextBuild() throws {
         try Self.withFirstBuild { output in
-            let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
-            for file in Self.second { try update.write(file) }
-            // The journal is saved and the process stops before carrying it out.
-            _ = try update.journal(record: nil)
+            do {
+                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
+                for file in Self.second { try update.write(file) }
+                // The journal is saved and the process stops before carrying it out.
+                _ = try update.journal(record: nil)
+            }
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
 
             let next = try OutputWriter.begin(replacing: output)
             #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(try Self.files(output) == Self.expected(Self.second))
+            next.discard()
+            #expect(try Self.files(output) == Self.expected(Self.second))
+        }
+    }
+
+    @Test func aSecondBuildIntoTheFolderStopsWhileTheFirstWrites() throws {
+        try Self.withFirstBuild { output in
+            do {
+                let first = try OutputWriter.begin(replacing: output)
+                for file in Self.second { try first.write(file) }
+                #expect {
+                    _ = try OutputWriter.begin(replacing: output)
+                } throws: { error in
+                    "\(error)".contains("another build is writing into \(output.path)")
+                }
+                try first.commit()
+            }
+            // The first is done: the next goes ahead.
+            let next = try OutputWriter.begin(replacing: output)
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.second))
         }
@@ -120,8 +143,10 @@ import Testing
     @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {
         try Self.withFirstBuild { output in
             // Killed while writing: its scratch folder and a file in it stay behind.
-            let update = try OutputWriter.begin(replacing: output)
-            for file in Self.second { try update.write(file) }
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                for file in Self.second { try update.write(file) }
+            }
             let names = { try FileManager.default.contentsOfDirectory(atPath: output.path) }
             #expect(try names().contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) })
             let next = try OutputWriter.begin(replacing: output)

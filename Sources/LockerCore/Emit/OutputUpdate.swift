@@ -35,10 +35,13 @@ extension OutputWriter {
         private let ledger = OutputLedger()
         private let gate = WriteGate()
         private let folders: FolderMaker
+        /// Held until the update is released (``OutputLock``).
+        private let lock: OutputLock?
 
-        init(output: URL, previousFiles: [String: RecordedFile]) {
+        init(output: URL, previousFiles: [String: RecordedFile], lock: OutputLock? = nil) {
             self.output = output
             self.previousFiles = previousFiles
+            self.lock = lock
             folders = FolderMaker(root: output.path)
         }
 

@@ -52,13 +52,22 @@ public enum OutputWriter {
     /// Starts writing a build into `output`: in place over a previous build (``Update``), else
     /// into a staging folder swapped in whole (``Staging``). Finishes first what a build that
     /// stopped during its commit left in its journal.
+    ///
+    /// The output folder, when there is one, stays locked until the transaction is released: a
+    /// second build into it throws rather than interleave its files with this one's.
     public static func begin(replacing output: URL) throws -> any OutputTransaction {
         let output = output.standardizedFileURL
+        var link = stat()
+        let isLink = lstat(output.path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+        // A link is refused below (``previousFiles(of:)``), not locked through.
+        let lock = isLink ? nil : try OutputLock(output)
         try Journal.recover(output)
         guard let previous = try previousFiles(of: output), !previous.isEmpty else {
-            return try Staging(replacing: output)
+            let staging = try Staging(replacing: output)
+            staging.lock = lock
+            return staging
         }
-        return Update(output: output, previousFiles: previous)
+        return Update(output: output, previousFiles: previous, lock: lock)
     }
 
     /// The files the previous build in `output` lists, by path; nil when there is no folder.
@@ -120,6 +129,8 @@ public enum OutputWriter {
         private let folders: FolderMaker
         private let ledger = OutputLedger()
         private let gate = WriteGate()
+        /// The lock on the output folder being replaced, when there is one (``OutputLock``).
+        var lock: OutputLock?
 
         /// How many files ``reuse(_:inputs:)`` took from the previous build.
         public var reusedCount: Int { ledger.reused }
