@@ -25,8 +25,8 @@ import Testing
         let outA = temporaryFolder()
         let outB = temporaryFolder()
         defer {
-            try? FileManager.default.removeItem(at: outA)
-            try? FileManager.default.removeItem(at: outB)
+            removeOutput(outA)
+            removeOutput(outB)
         }
         try OutputWriter.replace(outA, with: first.files)
         try OutputWriter.replace(outB, with: second.files)
@@ -116,7 +116,7 @@ import Testing
         let out = temporaryFolder()
         defer {
             vault.remove()
-            try? FileManager.default.removeItem(at: out)
+            removeOutput(out)
         }
         let good = try vault.compile()
         try OutputWriter.replace(out, with: good.files)
@@ -134,7 +134,7 @@ import Testing
 
     @Test func replacesAPreviousBuildWhole() throws {
         let out = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
+        defer { removeOutput(out) }
         try OutputWriter.replace(out, with: [OutputFile(path: "old.json", data: Data("{}".utf8))])
         try OutputWriter.replace(out, with: [OutputFile(path: "new.json", data: Data("{}".utf8))])
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
@@ -143,7 +143,7 @@ import Testing
 
     @Test func anUnchangedFileIsLinkedFromThePreviousBuildAndEveryOtherWrittenAnew() throws {
         let out = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
+        defer { removeOutput(out) }
         func inode(_ path: String) throws -> Int {
             let attributes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(path).path)
             return try #require(attributes[.systemFileNumber] as? Int)
@@ -195,16 +195,18 @@ import Testing
         #expect(marker[1][1] == "2:\(try inode("same.json")):" + String(marker[1][1].split(separator: ":")[2]))
         let siblings = try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path)
         #expect(
-            !siblings.contains { $0.hasPrefix("." + out.lastPathComponent + ".") },
-            "no staging or previous folder is left")
+            !siblings.contains {
+                $0.hasPrefix("." + out.lastPathComponent + ".") && $0 != OutputLock.file(for: out).lastPathComponent
+            },
+            "no staging or previous folder is left (the lock file stays)")
     }
 
     @Test func refusesToReplaceASymbolicLink() throws {
         let target = temporaryFolder()
         let out = temporaryFolder()
         defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: target)
+            removeOutput(out)
+            removeOutput(target)
         }
         try OutputWriter.replace(target, with: [OutputFile(path: "a.json", data: Data("{}".utf8))])
         try FileManager.default.createSymbolicLink(at: out, withDestinationURL: target)
@@ -225,13 +227,13 @@ import Testing
         let paths = compilation.files.map(\.path)
         #expect(paths.count == Set(paths).count, "a path is written twice: \(paths)")
         let out = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
+        defer { removeOutput(out) }
         try OutputWriter.replace(out, with: compilation.files)
     }
 
     @Test func refusesToReplaceAFolderItDidNotWrite() throws {
         let out = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
+        defer { removeOutput(out) }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: out.appendingPathComponent("thesis.txt"))
         #expect(throws: LockerError.self) {

@@ -34,7 +34,7 @@ import Testing
     /// Runs `body` on a folder that holds a build of ``first``, removed afterwards.
     static func withFirstBuild(_ body: (URL) throws -> Void) throws {
         let output = folder()
-        defer { try? FileManager.default.removeItem(at: output) }
+        defer { removeOutput(output) }
         try OutputWriter.replace(output, with: first)
         try body(output)
     }
@@ -103,6 +103,18 @@ import Testing
         }
     }
 
+    @Test func aSecondFirstBuildStopsWhileTheFirstWrites() throws {
+        let output = Self.folder()
+        defer { removeOutput(output) }
+        let first = try OutputWriter.begin(replacing: output)
+        #expect(first is OutputWriter.Staging)
+        #expect(throws: LockerError.self) { _ = try OutputWriter.begin(replacing: output) }
+        for file in Self.first { try first.write(file) }
+        try first.commit()
+        // Swapped in whole, and still locked until released.
+        #expect(throws: LockerError.self) { _ = try OutputWriter.begin(replacing: output) }
+    }
+
     @Test func aJournalCutShortWhileSavedIsDroppedAndTheFolderIsThePreviousBuild() throws {
         try Self.withFirstBuild { output in
             try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
@@ -120,7 +132,7 @@ import Testing
     @Test func aRemovalThatIsANewFileUnderAnotherSpellingIsKept() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: output) }
+        defer { removeOutput(output) }
         func write(_ name: String, _ text: String) throws {
             try Data(text.utf8).write(to: output.appendingPathComponent(name))
         }
@@ -138,6 +150,28 @@ import Testing
         try journal.apply(in: output)
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
         #expect(names == [OutputWriter.marker, "Guide.json", "OLD.json", "guide.json"])
+
+        // A journal an older locker left has no twins: the files it renamed are kept the same way.
+        try write("scratch", "newer")
+        #expect(unlink(output.appendingPathComponent("guide.json").path) == 0)
+        #expect(link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
+        var older = journal
+        older.twins = nil
+        older.removals = ["guide.json"]
+        try older.apply(in: output)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == names)
+        #expect(try String(contentsOf: output.appendingPathComponent("guide.json"), encoding: .utf8) == "newer")
+    }
+
+    @Test func twinsAreFoundAcrossCaseWidthAndComposition() {
+        let removals = ["Gu\u{0301}ide.json", "ＰＬＡＩＮ.json", "other.json"]
+        let files = [
+            "gúide.JSON": OutputWriter.RecordedFile(sha256: ""), "plain.json": .init(sha256: ""),
+            "another.json": .init(sha256: ""),
+        ]
+        #expect(
+            OutputWriter.Journal.twins(of: removals, among: files.keys)
+                == [["Gu\u{0301}ide.json", "gúide.JSON"], ["ＰＬＡＩＮ.json", "plain.json"]])
     }
 
     @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {

@@ -54,7 +54,7 @@ import Testing
     /// Removes a test's vault and output folder.
     static func remove(_ vault: TestVault, _ output: URL) {
         vault.remove()
-        try? FileManager.default.removeItem(at: output)
+        removeOutput(output)
     }
 
     @Test(arguments: [1 as UInt64, 2, 3])

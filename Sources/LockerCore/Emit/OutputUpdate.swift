@@ -141,21 +141,26 @@ extension OutputWriter {
         var removals: [String]
         var marker: String
         var record: String?
-        /// `[removal, new file]` pairs whose paths differ only in case or Unicode normalisation:
-        /// on a file system that ignores the difference they are one file, which must stay.
+        /// `[removal, new file]` pairs whose paths differ only in case (or width, or accents):
+        /// on a file system that ignores the difference they may be one file, which must stay.
+        /// Nil in a journal of an older `locker`, which protected the files it renamed instead.
         var twins: [[String]]? = nil
 
-        /// The new files each removal could be another spelling of (see ``twins``).
+        /// The new files each removal could be another spelling of (see ``twins``). The folding
+        /// is looser than any file system's, so that no pair is missed; whether a pair is one file
+        /// is decided by its device and inode when the journal is applied.
         static func twins(of removals: [String], among files: Dictionary<String, OutputWriter.RecordedFile>.Keys)
             -> [[String]]
         {
             guard !removals.isEmpty else { return [] }
-            // Swift strings compare and hash by canonical equivalence: lowercased, two spellings
-            // of one name on such a file system are one key.
-            let folded = Dictionary(grouping: removals) { $0.lowercased() }
+            func folded(_ path: String) -> String {
+                path.decomposedStringWithCanonicalMapping.folding(
+                    options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            }
+            let byFolding = Dictionary(grouping: removals, by: folded)
             var twins: [[String]] = []
             for file in files {
-                for removal in folded[file.lowercased()] ?? [] { twins.append([removal, file]) }
+                for removal in byFolding[folded(file)] ?? [] { twins.append([removal, file]) }
             }
             return twins.sorted { $0.lexicographicallyPrecedes($1) }
         }
@@ -206,13 +211,17 @@ extension OutputWriter {
             // that ignores case or normalises names) keeps the new file: the two have one inode.
             var spellings: [String: [String]] = [:]
             for pair in twins ?? [] where pair.count == 2 { spellings[pair[0], default: []].append(pair[1]) }
+            // A journal of an older `locker` has no twins: every renamed file is a candidate.
+            let renamed = twins == nil && !removals.isEmpty ? renames.compactMap { $0.count == 2 ? $0[1] : nil } : []
             let twinsOf = spellings
             _ = Compiler.parallelMap(removals) { path in
                 var status = stat()
                 guard lstat(root + path, &status) == 0 else { return Int32(0) }
-                for twin in twinsOf[path] ?? [] {
+                for twin in twinsOf[path] ?? renamed {
                     var other = stat()
-                    if lstat(root + twin, &other) == 0, other.st_ino == status.st_ino { return Int32(0) }
+                    if lstat(root + twin, &other) == 0, other.st_ino == status.st_ino, other.st_dev == status.st_dev {
+                        return Int32(0)
+                    }
                 }
                 return unlink(root + path)
             }

@@ -53,14 +53,11 @@ public enum OutputWriter {
     /// into a staging folder swapped in whole (``Staging``). Finishes first what a build that
     /// stopped during its commit left in its journal.
     ///
-    /// The output folder, when there is one, stays locked until the transaction is released: a
+    /// The output folder stays locked until the transaction is released (``OutputLock``): a
     /// second build into it throws rather than interleave its files with this one's.
     public static func begin(replacing output: URL) throws -> any OutputTransaction {
         let output = output.standardizedFileURL
-        var link = stat()
-        let isLink = lstat(output.path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
-        // A link is refused below (``previousFiles(of:)``), not locked through.
-        let lock = isLink ? nil : try OutputLock(output)
+        let lock = try OutputLock(for: output)
         try Journal.recover(output)
         guard let previous = try previousFiles(of: output), !previous.isEmpty else {
             let staging = try Staging(replacing: output)

@@ -88,3 +88,9 @@ extension Array where Element == Diagnostic {
 
     func with(_ code: DiagnosticCode) -> [Diagnostic] { filter { $0.code == code } }
 }
+
+/// Removes a build's output folder and the lock file a build keeps beside it (``OutputLock``).
+func removeOutput(_ output: URL) {
+    try? FileManager.default.removeItem(at: output)
+    try? FileManager.default.removeItem(at: OutputLock.file(for: output))
+}
