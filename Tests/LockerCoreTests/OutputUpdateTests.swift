@@ -115,6 +115,49 @@ import Testing
         #expect(throws: LockerError.self) { _ = try OutputWriter.begin(replacing: output) }
     }
 
+    /// A first build killed with SIGKILL leaves its staging folder beside the output; a swap
+    /// killed between its two renames leaves the previous build moved aside and no output. The
+    /// next build, holding the lock, cleans up both and puts the previous build back.
+    @Test func whatAKilledFirstBuildOrSwapLeftBesideTheFolderIsCleanedUp() throws {
+        let output = Self.folder()
+        let parent = output.deletingLastPathComponent()
+        let name = output.lastPathComponent
+        let aside = parent.appendingPathComponent(".\(name).previous-12345678")
+        defer {
+            removeOutput(output)
+            removeOutput(aside)
+        }
+        func beside() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: parent.path).filter { $0.hasPrefix(".\(name).") }.sorted()
+        }
+        func setAside() throws {
+            try OutputWriter.replace(aside, with: Self.first)
+            try? FileManager.default.removeItem(at: OutputLock.file(for: aside))
+        }
+        // Released without a discard, as a killed process leaves it: the staging folder stays.
+        do {
+            let killed = try OutputWriter.begin(replacing: output)
+            for file in Self.first { try killed.write(file) }
+        }
+        #expect(try beside().contains { $0.hasPrefix(".\(name).staging-") })
+        try setAside()
+        let lockName = OutputLock.file(for: output).lastPathComponent
+        do {
+            let next = try OutputWriter.begin(replacing: output)
+            next.discard()
+        }
+        #expect(try beside() == [lockName])
+        #expect(try Self.files(output) == Self.expected(Self.first))
+        // With the output in place, a previous build set aside is what a finished swap left.
+        try setAside()
+        do {
+            let next = try OutputWriter.begin(replacing: output)
+            next.discard()
+        }
+        #expect(try beside() == [lockName])
+        #expect(try Self.files(output) == Self.expected(Self.first))
+    }
+
     @Test func aJournalCutShortWhileSavedIsDroppedAndTheFolderIsThePreviousBuild() throws {
         try Self.withFirstBuild { output in
             try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))

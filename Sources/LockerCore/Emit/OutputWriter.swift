@@ -58,6 +58,9 @@ public enum OutputWriter {
     public static func begin(replacing output: URL) throws -> any OutputTransaction {
         let output = output.standardizedFileURL
         let lock = try OutputLock(for: output)
+        // With the lock held no other build writes beside the folder: what is there was left by
+        // one that was killed.
+        if lock != nil { try recoverSwap(of: output) }
         try Journal.recover(output)
         guard let previous = try previousFiles(of: output), !previous.isEmpty else {
             let staging = try Staging(replacing: output)
@@ -65,6 +68,29 @@ public enum OutputWriter {
             return staging
         }
         return Update(output: output, previousFiles: previous, lock: lock)
+    }
+
+    /// Cleans up after a first build, or a swap, that was killed (SIGKILL, a power cut) beside
+    /// `output`: its staging folders are removed; a previous build moved aside is removed when
+    /// the swap finished, and moved back when it did not (the output folder is missing), so the
+    /// folder is the previous build again.
+    static func recoverSwap(of output: URL) throws {
+        let fileManager = FileManager.default
+        let parent = output.deletingLastPathComponent()
+        let name = output.lastPathComponent
+        let names = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
+        for previous in names where previous.hasPrefix(".\(name).previous-") {
+            let url = parent.appendingPathComponent(previous)
+            var status = stat()
+            if lstat(output.path, &status) != 0, errno == ENOENT {
+                try fileManager.moveItem(at: url, to: output)
+            } else {
+                try? fileManager.removeItem(at: url)
+            }
+        }
+        for staging in names where staging.hasPrefix(".\(name).staging-") {
+            try? fileManager.removeItem(at: parent.appendingPathComponent(staging))
+        }
     }
 
     /// The files the previous build in `output` lists, by path; nil when there is no folder.
