@@ -195,7 +195,8 @@ public struct Compiler: Sendable {
         if previous != nil, !keeping, notes.contains(where: \.isHollow) {
             return try compile(into: sink, usingRecord: false)
         }
-        let currentHashes = recording ? notes.map { hashes[$0.path] ?? "" } : []
+        // Each note's content hash by its place, what built results are traced and kept by.
+        let currentHashes = cache != nil || recording ? notes.map { hashes[$0.path] ?? "" } : []
         var linkTables =
             cache?.index(for: surface)?.replacingNotes(notes)
             ?? VaultIndex(notes: notes, assets: assetPaths)
@@ -210,18 +211,16 @@ public struct Compiler: Sendable {
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
-        // Each note's content hash by its place in the index, what results are traced by.
-        let knownHashes = cache == nil ? [] : index.notes.map { hashes[$0.path] ?? "" }
         /// What a builder's result was made from.
         @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
             BuildTrace(
                 surface: surface,
-                notes: builder.reads.sorted().map { ($0, $0 < knownHashes.count ? knownHashes[$0] : "") },
+                notes: builder.reads.sorted().map { ($0, $0 < currentHashes.count ? currentHashes[$0] : "") },
                 assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
         }
         /// Whether a result built earlier still holds: nothing it was made from changed.
         @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
-            trace.holds(surface: surface, hashes: knownHashes, assets: assets)
+            trace.holds(surface: surface, hashes: currentHashes, assets: assets)
         }
         /// A guide the record keeps: its note and every note it read have their recorded hashes,
         /// and every vault file it embeds its recorded state.
@@ -230,11 +229,10 @@ public struct Compiler: Sendable {
                 index.notes[noteIndex].kind == .guide, previous.notes[noteIndex].path == index.notes[noteIndex].path,
                 previous.notes[noteIndex].sha256 == currentHashes[noteIndex]
             else { return nil }
-            for read in guide.reads where !currentHashes.indices.contains(read) || previous.notes[read].sha256 != currentHashes[read] {
-                return nil
-            }
-            for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
-            return guide
+            // The record's places are checked when it is read: each is one of its notes.
+            let trace = BuildTrace(
+                surface: 0, notes: guide.reads.map { ($0, previous.notes[$0].sha256) }, assets: guide.assets)
+            return trace.holds(surface: 0, hashes: currentHashes, assets: assets) ? guide : nil
         }
         let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
             defer { linking.tick() }
@@ -272,29 +270,27 @@ public struct Compiler: Sendable {
                 result = (.guide(guide), nil, found)
             }
             let serial = cache?.newSerial() ?? 0
-            cache?.linked.store(
-                BuildCache.Linked(
-                    trace: trace(of: builder), serial: serial, document: result.0, page: result.1,
-                    diagnostics: result.2),
-                for: note.path)
+            let made = cache != nil || recording ? trace(of: builder) : nil
+            if let made {
+                cache?.linked.store(
+                    BuildCache.Linked(
+                        trace: made, serial: serial, document: result.0, page: result.1, diagnostics: result.2),
+                    for: note.path)
+            }
             return Built(
                 document: result.0, page: result.1, diagnostics: result.2, serial: serial,
-                reads: recording ? builder.reads.sorted() : [],
-                assets: recording ? builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) } : [])
+                reads: made?.notes.map(\.place) ?? [], assets: made?.assets ?? [])
         }
         var documents: [Document] = []
-        // The note each document comes from, by the document's place; -1 for a deck.
-        var documentNotes: [Int] = []
         var pages: [LandingPage] = []
         // Which built result each document and landing page is: what later stages reuse by.
         var origins = BuildOrigins(linkSurface: surface)
         // Each document's serial, beside it.
         var serials: [Int] = []
-        for (noteIndex, result) in built.enumerated() {
+        for result in built {
             let (document, page, found, serial) = (result.document, result.page, result.diagnostics, result.serial)
             if let document {
                 documents.append(document)
-                documentNotes.append(noteIndex)
                 serials.append(serial)
             }
             if let page {
@@ -349,7 +345,6 @@ public struct Compiler: Sendable {
         for result in deckResults {
             serials += result.serials
             documents += result.decks.map { .deck($0) }
-            documentNotes += result.decks.map { _ in -1 }
             diagnostics += result.diagnostics
             stamps += result.stamps
             versions += result.versions
@@ -359,7 +354,6 @@ public struct Compiler: Sendable {
                 < (documents[$1].kind, documents[$1].id, documents[$1].locale)
         }
         documents = order.map { documents[$0] }
-        documentNotes = order.map { documentNotes[$0] }
         if cache != nil { origins.documents = order.map { serials[$0] } }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
@@ -412,16 +406,17 @@ public struct Compiler: Sendable {
 
         // The record the next build keeps guides by.
         if recording, let program, let linkSurface {
-            var guideFiles: [Int: (entry: ContentIndex.Entry, file: Manifest.File)] = [:]
-            for (offset, noteIndex) in documentNotes.enumerated() where noteIndex >= 0 && documents[offset].kind == .guide {
-                guideFiles[noteIndex] = (documents[offset].indexEntry, layout.documentFiles[offset])
+            // A guide's source is its note.
+            var guideFiles: [String: (entry: ContentIndex.Entry, file: Manifest.File)] = [:]
+            for (offset, document) in documents.enumerated() where document.kind == .guide {
+                guideFiles[document.source] = (document.indexEntry, layout.documentFiles[offset])
             }
             let entries = notes.indices.map { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
                 var entry = NoteRecord.Entry(
                     path: note.path, stamp: fileStamps[note.path].flatMap { $0.changedSeconds < settled ? $0 : nil },
                     sha256: currentHashes[noteIndex])
-                if note.kind == .guide, let (indexEntry, file) = guideFiles[noteIndex] {
+                if note.kind == .guide, let (indexEntry, file) = guideFiles[note.path] {
                     let result = built[noteIndex]
                     entry.guide = NoteRecord.KeptGuide(
                         id: note.id, idPosition: note.idPosition, locale: note.locale,
@@ -439,7 +434,6 @@ public struct Compiler: Sendable {
         }
         return compilation
     }
-
 
     /// What linking one note made.
     private struct Built: Sendable {
@@ -467,6 +461,13 @@ public struct Compiler: Sendable {
         let recorded = Dictionary(
             (previous?.notes ?? []).enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
             uniquingKeysWith: { first, _ in first })
+        /// The note as the record keeps it, unread, when it has the recorded hash.
+        @Sendable func hollow(_ file: VaultFile, _ entry: NoteRecord.Entry?, sha256: String, stamp: FileStamp?)
+            -> (note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)?
+        {
+            guard let entry, let guide = entry.guide, entry.sha256 == sha256 else { return nil }
+            return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, sha256, stamp)
+        }
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
             let stamp = cache != nil || hashing ? FileStamp(path: file.url.path) : nil
@@ -477,8 +478,8 @@ public struct Compiler: Sendable {
                 return (cached.0, cached.1, known.sha256, stamp)
             }
             let entry = recorded[file.path].flatMap { previous?.notes[$0] }
-            if let entry, let guide = entry.guide, let stamp, entry.stamp == stamp {
-                return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, entry.sha256, stamp)
+            if let entry, let stamp, entry.stamp == stamp, let kept = hollow(file, entry, sha256: entry.sha256, stamp: stamp) {
+                return kept
             }
             let bytes: [UInt8]
             do {
@@ -495,9 +496,7 @@ public struct Compiler: Sendable {
                     return (note, diagnostics, nil, stamp)
                 }
                 let sha256 = ContentHash.sha256Hex(bytes)
-                if let entry, let guide = entry.guide, entry.sha256 == sha256 {
-                    return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, sha256, stamp)
-                }
+                if let kept = hollow(file, entry, sha256: sha256, stamp: stamp) { return kept }
                 let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
                 return (note, diagnostics, sha256, stamp)
             }

@@ -33,7 +33,7 @@ struct BundleWriter: Sendable {
             lists: String?, name: String? = nil, sha256 known: String? = nil
         ) throws -> Manifest.File {
             let sha256 = known ?? ContentHash.sha256Hex(data)
-            let relative = name ?? "\(folder)/\(prefix)\(sha256.prefix(16)).json"
+            let relative = name ?? Self.path(folder: folder, prefix: prefix, sha256: sha256)
             try sink.write(OutputFile(path: root + "/" + relative, data: data), sha256: sha256)
             return Manifest.File(
                 path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
@@ -78,10 +78,11 @@ struct BundleWriter: Sendable {
             let folder = "\(document.kind)/\(document.locale)"
             // A guide kept from the previous build keeps its file, when the file is still there.
             if case .kept(let kept) = document,
-                try sink.keep(root + "/" + folder + "/" + kept.bundleSHA256.prefix(16) + ".json", sha256: kept.bundleSHA256)
+                case let relative = Self.path(folder: folder, sha256: kept.bundleSHA256),
+                try sink.keep(root + "/" + relative, sha256: kept.bundleSHA256)
             {
                 return Manifest.File(
-                    path: folder + "/" + kept.bundleSHA256.prefix(16) + ".json", kind: document.kind.rawValue,
+                    path: relative, kind: document.kind.rawValue,
                     locale: document.locale, id: document.id, lists: nil, sha256: kept.bundleSHA256,
                     size: kept.bundleSize)
             }
@@ -133,6 +134,11 @@ struct BundleWriter: Sendable {
             OutputFile(path: root + "/manifest.json", data: CanonicalJSONWriter.data(for: manifest)))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
         return Layout(manifest: manifest, documentFiles: documentFiles)
+    }
+
+    /// A content-addressed file's path in the bundle folder: named by its hash.
+    static func path(folder: String, prefix: String = "", sha256: String) -> String {
+        "\(folder)/\(prefix)\(sha256.prefix(16)).json"
     }
 
     /// The offsets of `entries` in the order an index lists them (see ``indexOrder(_:_:)``).
