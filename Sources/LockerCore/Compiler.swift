@@ -63,6 +63,9 @@ public struct Compiler: Sendable {
     /// The content's date once worked out: the fingerprint and the manifest both ask for it, and
     /// it may take a `git` process.
     private let contentDate = ContentDate()
+    /// The stamps of the vault's files that this build's ``BuildFingerprint`` took, by absolute
+    /// path: the next compile takes them instead of a `stat` per note.
+    let knownStamps = KnownStamps()
     /// How long after its last change a note's stamp goes into the ``NoteRecord``, so that the
     /// next build trusts it without reading the note: a second save within the file system's
     /// clock tick would keep the stamp of the first (see ``BuildCache/Hashed``). Tests shorten it.
@@ -458,6 +461,7 @@ public struct Compiler: Sendable {
         // A file whose stamp is unchanged is not read again, unless it changed just before it
         // was last read: a save in the same clock tick keeps its stamp.
         let settled = time(nil) - (cache?.settlingTime ?? 0)
+        let known = knownStamps.take()
         let recorded = Dictionary(
             (previous?.notes ?? []).enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
             uniquingKeysWith: { first, _ in first })
@@ -470,7 +474,7 @@ public struct Compiler: Sendable {
         }
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
-            let stamp = cache != nil || hashing ? FileStamp(path: file.url.path) : nil
+            let stamp = cache != nil || hashing ? known[file.url.path] ?? FileStamp(path: file.url.path) : nil
             if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
                 let cached = cache.parses.lookup(
                     BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
@@ -597,6 +601,26 @@ public struct Compiler: Sendable {
 /// one thread.
 private struct Slots<Value>: @unchecked Sendable {
     let base: UnsafeMutablePointer<Value>
+}
+
+/// File stamps handed from a build's fingerprint to its compile, taken once.
+final class KnownStamps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stamps: [String: FileStamp] = [:]
+
+    func keep(_ stamps: [String: FileStamp]) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.stamps = stamps
+    }
+
+    /// The stamps kept, which are then gone: they are true only of the build they were taken for.
+    func take() -> [String: FileStamp] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { stamps = [:] }
+        return stamps
+    }
 }
 
 /// A compiler's content date, worked out at its first use and kept.

@@ -94,6 +94,32 @@ import Testing
         #expect(unrelated.diagnostics.filter { $0.code == .linkBroken }.map(\.file) == ["guides/tides.md"])
     }
 
+    /// A build takes the stamps its fingerprint took instead of a `stat` per note: a note saved
+    /// between the two is built as it was fingerprinted, and the next build sees the save.
+    @Test func aNoteSavedBetweenTheFingerprintAndTheBuildIsSeenByTheNextBuild() throws {
+        let (vault, _, _) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        _ = try Self.rebuild(vault, output)
+
+        var compiler = Compiler(vault: vault.root, environment: IncrementalBuildTests.environment)
+        compiler.settlingTime = -1
+        _ = BuildFingerprint(compiler: compiler, settings: [])
+        try vault.write("guides/weather.md", Data("---\nid: weather\n---\nFog comes with a warm front.\n".utf8))
+        let built = try {
+            let transaction = try OutputWriter.begin(replacing: output)
+            let built = try compiler.compile(into: transaction)
+            try transaction.commit()
+            return built
+        }()
+        // Kept by the stamp the fingerprint took: the save came after it.
+        #expect(built.keptGuides.sorted() == ["anchoring", "knots", "tides", "weather"])
+        #expect(compiler.knownStamps.take().isEmpty)
+
+        let next = try Self.rebuild(vault, output)
+        #expect(next.guides.map(\.id).sorted() == ["anchoring", "weather"])
+    }
+
     @Test func aNoteAddedOrRenamedReadsEveryNoteAgain() throws {
         let (vault, _, _) = try Self.vault()
         let output = PageInputsTests.folder()

@@ -71,16 +71,45 @@ import Testing
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
                 for file in Self.second { try update.write(file) }
                 // The journal is saved and the process stops before carrying it out.
-                _ = try update.journal(record: nil)
+                let journal = try update.journal(record: nil)
+                // It names the new marker, which waits in the scratch folder, instead of holding it.
+                #expect(journal.marker == nil)
+                let newMarker = try #require(journal.newMarker)
+                #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(newMarker).path))
             }
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.keys) } == Set(Self.first.map(\.path)))
 
             let next = try OutputWriter.begin(replacing: output)
             #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(try Self.files(output) == Self.expected(Self.second))
+            // The marker is the new build's.
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.keys) } == Set(Self.second.map(\.path)))
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.second))
+        }
+    }
+
+    /// A commit stopped after its last step, before its journal was removed, is applied again
+    /// by the next build: the renames and the marker's rename find their sources gone, and the
+    /// folder stays the new build.
+    @Test func aJournalAppliedTwiceLeavesTheNewBuild() throws {
+        try Self.withFirstBuild { output in
+            let journalPath = output.appendingPathComponent(OutputWriter.Journal.file)
+            do {
+                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
+                for file in Self.second { try update.write(file) }
+                let journal = try update.journal(record: nil)
+                let saved = try Data(contentsOf: journalPath)
+                try journal.apply(in: output)
+                try saved.write(to: journalPath)
+            }
+            let next = try OutputWriter.begin(replacing: output)
+            next.discard()
+            #expect(!FileManager.default.fileExists(atPath: journalPath.path))
+            #expect(try Self.files(output) == Self.expected(Self.second))
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.keys) } == Set(Self.second.map(\.path)))
         }
     }
 
@@ -207,14 +236,19 @@ import Testing
     }
 
     @Test func twinsAreFoundAcrossCaseWidthAndComposition() {
-        let removals = ["Gu\u{0301}ide.json", "ＰＬＡＩＮ.json", "other.json"]
+        let removals = ["Gu\u{0301}ide.json", "ＰＬＡＩＮ.json", "other.json", "Site/A-Z_[@].html"]
         let files = [
             "gúide.JSON": OutputWriter.RecordedFile(sha256: ""), "plain.json": .init(sha256: ""),
-            "another.json": .init(sha256: ""),
+            "another.json": .init(sha256: ""), "site/a-z_[@].HTML": .init(sha256: ""),
+            "site/A-Z_{`}.html": .init(sha256: ""),
         ]
+        // ASCII paths fold by case alone: `[@]` and `{`}` differ by 0x20 but are not letters.
         #expect(
             OutputWriter.Journal.twins(of: removals, among: files.keys)
-                == [["Gu\u{0301}ide.json", "gúide.JSON"], ["ＰＬＡＩＮ.json", "plain.json"]])
+                == [
+                    ["Gu\u{0301}ide.json", "gúide.JSON"], ["Site/A-Z_[@].html", "site/a-z_[@].HTML"],
+                    ["ＰＬＡＩＮ.json", "plain.json"],
+                ])
     }
 
     @Test func whatAStoppedBuildLeftIsRemovedByTheNext() throws {

@@ -18,4 +18,24 @@ import Testing
         #expect(found.base == base)
         #expect(found.suffixLocale == locale)
     }
+
+    /// Paths split at their bytes: a combining mark after `/` or `.` does not hide it, as it would
+    /// from a search by `Character`, and extensions are lowercased, Cyrillic ones too.
+    @Test(arguments: [
+        ("guides/Anchoring.MD", "guides", "Anchoring.MD", "md", "guides/Anchoring"),
+        ("note.md", "", "note.md", "md", "note"),
+        (".hidden", "", ".hidden", "", ".hidden"),
+        ("folder.d/file", "folder.d", "file", "", "folder.d/file"),
+        ("a/b.c/d.tar.GZ", "a/b.c", "d.tar.GZ", "gz", "a/b.c/d.tar"),
+        ("фото/Схема.ПНГ", "фото", "Схема.ПНГ", "пнг", "фото/Схема"),
+        ("a/\u{301}b.md", "a", "\u{301}b.md", "md", "a/\u{301}b"),
+        ("a/b.\u{301}md", "a", "b.\u{301}md", "\u{301}md", "a/b"),
+        ("trailing/", "trailing", "", "", "trailing/"),
+    ] as [(String, String, String, String, String)])
+    func pathsSplitAtTheirBytes(_ path: String, folder: String, name: String, ext: String, stem: String) {
+        #expect(VaultPath.folder(of: path) == folder)
+        #expect(VaultPath.fileName(of: path) == name)
+        #expect(VaultPath.fileExtension(of: path) == ext)
+        #expect(VaultPath.removingExtension(path) == stem)
+    }
 }

@@ -37,6 +37,11 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         return "binary \(binary) \(VaultScanner.contentStamp(of: status))"
     }
 
+    /// The stamps of the vault's files taken on the way are kept in `compiler`: its next
+    /// compile, the build this fingerprint is for, takes them instead of a `stat` per note. A
+    /// note saved in between is then built as it was when it was fingerprinted, or read as it is
+    /// now under its earlier stamp; either way the next build sees the new stamp.
+    ///
     /// - Parameters:
     ///   - compiler: the build's vault, output folder (skipped) and environment.
     ///   - settings: everything else the output or the report depends on (options, the output path).
@@ -45,8 +50,10 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         lines += settings
         lines.append("date \(compiler.generatedAt() ?? "-")")
         if let program = Self.program { lines.append(program) }
-        lines += VaultScanner.fileStamps(
+        let walk = VaultScanner.walk(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
+        lines += walk.lines
+        compiler.knownStamps.keep(walk.files)
         hex = ContentHash.sha256Hex(Data(lines.joined(separator: "\n").utf8))
     }
 }

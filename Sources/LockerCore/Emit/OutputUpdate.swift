@@ -110,10 +110,20 @@ extension OutputWriter {
             let files = ledger.files
             let written = ledger.written
             let removals = previousFiles.keys.filter { files[$0] == nil }.sorted()
+            // The new marker waits in the scratch folder like the new files: the journal names
+            // it rather than holding its megabytes.
+            let newMarker = scratch + "/" + OutputWriter.marker
+            do {
+                try folders.ensure(scratch)
+                try OutputWriter.writeFile(OutputWriter.markerText(files), to: output.path + "/" + newMarker)
+            } catch {
+                discard()
+                throw error
+            }
             let journal = Journal(
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
                 removals: removals,
-                marker: String(decoding: OutputWriter.markerText(files), as: UTF8.self),
+                newMarker: newMarker,
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: Journal.twins(of: removals, among: files.keys))
             do {
@@ -139,7 +149,10 @@ extension OutputWriter {
         /// `[temporary, final]` paths, in the order to rename them.
         var renames: [[String]]
         var removals: [String]
-        var marker: String
+        /// Where the new marker waits, renamed over the marker once the files are in place.
+        var newMarker: String? = nil
+        /// The new marker's text, in a journal of an older `locker`, which held it here.
+        var marker: String? = nil
         var record: String?
         /// `[removal, new file]` pairs whose paths differ only in case (or width, or accents):
         /// on a file system that ignores the difference they may be one file, which must stay.
@@ -154,7 +167,13 @@ extension OutputWriter {
         {
             guard !removals.isEmpty else { return [] }
             func folded(_ path: String) -> String {
-                path.decomposedStringWithCanonicalMapping.folding(
+                // An ASCII path folds to its lower case: no accents or widths to fold. Output
+                // paths are mostly ASCII, and Foundation's folding would cost more than the rest
+                // of a one-note rebuild's commit.
+                if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                    return String(decoding: path.utf8.map { $0 &+ (($0 &- 0x41) < 26 ? 0x20 : 0) }, as: UTF8.self)
+                }
+                return path.decomposedStringWithCanonicalMapping.folding(
                     options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             }
             let byFolding = Dictionary(grouping: removals, by: folded)
@@ -229,7 +248,14 @@ extension OutputWriter {
             for folder in OutputWriter.folders(of: removals).sorted(by: { $0.utf8.count > $1.utf8.count }) {
                 rmdir(root + folder)
             }
-            try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
+            if let newMarker {
+                // Gone when a commit cut short after this rename is applied again.
+                if rename(root + newMarker, root + OutputWriter.marker) != 0, errno != ENOENT {
+                    failure = failure ?? "cannot write \(root + OutputWriter.marker): \(String(cString: strerror(errno)))"
+                }
+            } else if let marker {
+                try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
+            }
             if let record {
                 try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
             } else {

@@ -9,32 +9,47 @@ enum VaultPath {
         return path.replacingOccurrences(of: "\\", with: "/").precomposedStringWithCanonicalMapping
     }
 
+    // Paths are split at their bytes, as the file system splits them: `/` and `.` are ASCII, no
+    // byte of another character's UTF-8 is one of them, and a combining mark after one does not
+    // hide it (as it would from a search by `Character`).
+
     /// The folder part of a path, `""` for the vault root.
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(decoding: bytes[..<slash], as: UTF8.self)
     }
 
     /// The last component.
     static func fileName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(decoding: bytes[bytes.index(after: slash)...], as: UTF8.self)
+    }
+
+    /// Where the extension's dot is in `path`: in its last component, not its first byte.
+    private static func extensionDot(in path: String) -> String.Index? {
+        let bytes = path.utf8
+        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        guard let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return nil }
+        return dot
     }
 
     /// The extension, lowercased, without the dot; `""` when there is none.
     static func fileExtension(of path: String) -> String {
-        let name = fileName(of: path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return name[name.index(after: dot)...].lowercased()
+        guard let dot = extensionDot(in: path) else { return "" }
+        let bytes = path.utf8[path.utf8.index(after: dot)...]
+        // Lower case byte by byte for ASCII (`md`, `png`), the usual case.
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: bytes.map { $0 &+ (($0 &- 0x41) < 26 ? 0x20 : 0) }, as: UTF8.self)
+        }
+        return String(decoding: bytes, as: UTF8.self).lowercased()
     }
 
     /// The path without its extension.
     static func removingExtension(_ path: String) -> String {
-        let name = fileName(of: path)
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
-        let stem = String(name[..<dot])
-        let folder = folder(of: path)
-        return folder.isEmpty ? stem : folder + "/" + stem
+        guard let dot = extensionDot(in: path) else { return path }
+        return String(decoding: path.utf8[..<dot], as: UTF8.self)
     }
 
     /// A note's path without its extension and without a `.<locale>` suffix naming one of

@@ -144,8 +144,17 @@ extension VaultScanner {
     /// folders not.
     /// What ``BuildFingerprint`` hashes.
     static func fileStamps(root: URL, skipping: Set<String>) -> [String] {
+        walk(root: root, skipping: skipping).lines
+    }
+
+    /// ``fileStamps(root:skipping:)``, and the stamp of each regular file among them by its
+    /// absolute path: what a build that follows can take instead of a `stat` of its own.
+    ///
+    /// Folders are listed on one thread (`readdir` says which entries are folders), then every
+    /// file is looked at on every core.
+    static func walk(root: URL, skipping: Set<String>) -> (lines: [String], files: [String: FileStamp]) {
         let start = root.standardizedFileURL.path
-        var stamps: [String] = []
+        var found: [(relative: String, absolute: String)] = []
         var pending = [""]
         while let folder = pending.popLast() {
             let absoluteFolder = folder.isEmpty ? start : start + "/" + folder
@@ -153,24 +162,44 @@ extension VaultScanner {
             for entry in entries where !entry.name.hasPrefix(".") {
                 let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
                 let absolute = start + "/" + relative
-                var status = stat()
-                guard lstat(absolute, &status) == 0 else { continue }
-                switch status.st_mode & S_IFMT {
-                case S_IFDIR:
+                let kind = entry.kind == .unknown ? Self.kind(at: absolute) : entry.kind
+                if kind == .folder {
                     // Folders are entered; links to folders never are, as in a scan.
                     if !skipping.contains(absolute) { pending.append(relative) }
                     continue
-                case S_IFLNK:
-                    // A link counts by what it leads to (a scan reads only links to files).
-                    var target = stat()
-                    guard stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
-                    stamps.append("\(relative)\t\(Self.stamp(of: status))\t\(Self.stamp(of: target))")
-                default:
-                    stamps.append("\(relative)\t\(Self.stamp(of: status))")
                 }
+                found.append((relative, absolute))
             }
         }
-        return stamps
+        let stamped = Compiler.parallelMap(found) { relative, absolute -> (line: String, stamp: FileStamp?)? in
+            var status = stat()
+            guard lstat(absolute, &status) == 0 else { return nil }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                // A folder since it was listed: the vault is changing, and the next walk sees it.
+                return nil
+            case S_IFLNK:
+                // A link counts by what it leads to (a scan reads only links to files).
+                var target = stat()
+                guard stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return nil }
+                return ("\(relative)\t\(Self.stamp(of: status))\t\(Self.stamp(of: target))", nil)
+            case S_IFREG:
+                let stamp = FileStamp(status)
+                return ("\(relative)\t\(stamp.text)", stamp)
+            default:
+                return ("\(relative)\t\(Self.stamp(of: status))", nil)
+            }
+        }
+        var lines: [String] = []
+        var files: [String: FileStamp] = [:]
+        lines.reserveCapacity(stamped.count)
+        files.reserveCapacity(stamped.count)
+        for (index, result) in stamped.enumerated() {
+            guard let result else { continue }
+            lines.append(result.line)
+            if let stamp = result.stamp { files[found[index].absolute] = stamp }
+        }
+        return (lines, files)
     }
 
     /// A file's size, inode, and modification and change times to the nanosecond: what changes
