@@ -21,6 +21,9 @@ public struct Compilation: Sendable {
     var pages: [LandingPage] = []
     /// How many HTML pages the site has (`index.html` files), every locale and variant counted.
     public var sitePageCount = 0
+    /// How long the pages rendered (not those kept from the previous build) took in their
+    /// templates, summed over threads; nil when no site was rendered.
+    public var templateTime: TemplateTime?
     /// Checklist items and cards whose IDs are derived from their text: what `locker ids --write` writes.
     public var stamps: [IDStamp] = []
     /// The output files, relative to the output folder, sorted by path, when compiled into
@@ -406,6 +409,7 @@ public struct Compiler: Sendable {
         }
         compilation.sitePageCount = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+        compilation.templateTime = site.templateClock.total
 
         // The record the next build keeps guides by.
         if recording, let program, let linkSurface {

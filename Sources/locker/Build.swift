@@ -114,6 +114,12 @@ struct Build: ParsableCommand {
             interrupts.holding { transaction.discard() }
             throw error
         }
+        if let time = compilation.templateTime, time.renders > 0 {
+            let each = Int((time.seconds / Double(time.renders) * 1e6).rounded())
+            progress.detail(
+                "templates", seconds: time.seconds,
+                "of CPU, \(ProgressLine.grouped(time.renders)) pages at \(each) µs (in rendering, summed over threads)")
+        }
         if compilation.failed { progress.finish() } else { progress.clear() }
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)

@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    /// While a build writes into the folder, another is not told it is up to date: the record
+    /// it would read may be about to be replaced, with the files it describes.
+    @Test func noBuildIsUpToDateWhileAnotherWrites() throws {
+        try Self.withFirstBuild { output in
+            let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                for file in Self.first { try update.write(file) }
+                try update.commit(record: record)
+            }
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
+            do {
+                let writing = try OutputWriter.begin(replacing: output)
+                #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == nil)
+                writing.discard()
+            }
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
+        }
+    }
+
     @Test func aSecondBuildIntoTheFolderStopsWhileTheFirstWrites() throws {
         try Self.withFirstBuild { output in
             do {

@@ -233,6 +233,17 @@ struct Workspace {
         #expect(try workspace.read("out/bundles/v1/manifest.json") == snapshot)
     }
 
+    /// The HTML pages of a build's site.
+    static func pageCount(_ output: URL) throws -> Int {
+        let site = output.appendingPathComponent("site")
+        let walker = FileManager.default.enumerator(atPath: site.path)
+        var count = 0
+        while let path = walker?.nextObject() as? String {
+            if path.hasSuffix(".html") { count += 1 }
+        }
+        return count
+    }
+
     @Test func progressShowsOnATerminalOnlyAndTimingsWhenAskedFor() throws {
         let workspace = try Workspace(["a.md": "Hello [[b]].\n", "b.md": "World.\n"])
         defer { workspace.remove() }
@@ -245,7 +256,11 @@ struct Workspace {
 
         let timed = try LockerRun(["build", "vault", "--out", "timed", "--timings"], in: workspace.root)
         let phases = timed.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first }
-        #expect(phases == ["scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total"])
+        #expect(
+            phases == ["scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total", "templates"])
+        // The templates' time: the site's pages, the two guides' and the index, home and 404 pages.
+        let templates = try #require(timed.stderr.split(separator: "\n").last)
+        #expect(templates.contains(" s of CPU, \(try Self.pageCount(workspace.root.appendingPathComponent("timed"))) pages at "))
         let checked = try LockerRun(["check", "vault", "--timings"], in: workspace.root)
         #expect(
             checked.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first } == [

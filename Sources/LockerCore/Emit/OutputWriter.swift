@@ -29,9 +29,20 @@ public enum OutputWriter {
     public static let recordFile = ".locker-inputs"
 
     /// The record of the build in `output` when it was made from inputs with this fingerprint
-    /// and every file it wrote is still there; nil otherwise.
+    /// and every file it wrote is still there; nil otherwise, and while another build writes
+    /// into the folder (whose record may be about to change).
     public static func upToDate(_ output: URL, fingerprint: BuildFingerprint) -> BuildRecord? {
         let output = output.standardizedFileURL
+        // Held while the folder is read: a build that commits meanwhile could leave files of the
+        // new build beside the previous build's record. A build that holds it is writing: this
+        // one is not up to date, and stops when it takes the lock to write (``begin(replacing:)``).
+        let lock: OutputLock?
+        do {
+            lock = try OutputLock(for: output)
+        } catch {
+            return nil
+        }
+        defer { withExtendedLifetime(lock) {} }
         // A commit that did not finish is finished by the next build, not taken as up to date.
         guard !FileManager.default.fileExists(atPath: output.appendingPathComponent(Journal.file).path),
             let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),

@@ -130,7 +130,7 @@ struct PageContext {
     }
 
     private func render(_ template: String, _ context: [String: Any]) throws -> String {
-        guard let html = builder.templates.render(template, context) else {
+        guard let html = builder.templateClock.time({ builder.templates.render(template, context) }) else {
             throw LockerError.io("the site has no template named '\(template)'")
         }
         return html

@@ -28,6 +28,8 @@ struct SiteBuilder {
     let documentKinds: [ContentKind]
     /// What the pages' inputs are worked out from, when the output records them (``PageInputs``).
     var inputSources: InputSources?
+    /// The time the templates take, for `--timings`.
+    let templateClock = TemplateClock()
 
     /// What ``PageInputs`` needs from the rest of the build.
     struct InputSources: Sendable {

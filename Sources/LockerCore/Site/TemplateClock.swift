@@ -1,0 +1,37 @@
+import Foundation
+
+/// Sums the time the site's templates take to render, over every thread: what
+/// `locker build --timings` reports of them, so that the cost of a template (the built-in ones,
+/// or a vault's own) can be told from the rest of the rendering.
+final class TemplateClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nanoseconds: UInt64 = 0
+    private var renders = 0
+
+    /// Runs `body`, one render, and adds the time it took.
+    func time<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer {
+            let spent = DispatchTime.now().uptimeNanoseconds &- start
+            lock.lock()
+            nanoseconds &+= spent
+            renders += 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// The time taken so far, in seconds of CPU summed over threads, and how many renders took it.
+    var total: TemplateTime {
+        lock.lock()
+        defer { lock.unlock() }
+        return TemplateTime(seconds: Double(nanoseconds) / 1e9, renders: renders)
+    }
+}
+
+/// How long a build's templates took to render, summed over threads (``TemplateClock``).
+public struct TemplateTime: Sendable, Equatable {
+    public var seconds: Double
+    /// Pages rendered through a template.
+    public var renders: Int
+}
