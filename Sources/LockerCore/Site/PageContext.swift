@@ -9,6 +9,15 @@ struct PageContext {
     var iconPath: String
     /// The style sheet, relative to the site root.
     var stylePath: String
+    /// The header and footer, rendered once for each set of values they show.
+    let chrome: SiteChrome
+
+    init(builder: SiteBuilder, iconPath: String, stylePath: String) {
+        self.builder = builder
+        self.iconPath = iconPath
+        self.stylePath = stylePath
+        chrome = SiteChrome(templates: builder.templates)
+    }
 
     private var config: VaultConfig { builder.config }
 
@@ -130,6 +139,10 @@ struct PageContext {
     }
 
     private func render(_ template: String, _ context: [String: Any]) throws -> String {
+        var context = context
+        for part in SiteChrome.parts {
+            context[part.key] = chrome.html(part, context: context, clock: builder.templateClock) ?? ""
+        }
         guard let html = builder.templateClock.time({ builder.templates.render(template, context) }) else {
             throw LockerError.io("the site has no template named '\(template)'")
         }
