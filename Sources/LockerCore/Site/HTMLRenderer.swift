@@ -27,11 +27,20 @@ public struct HTMLRenderer {
     }
 
     private func render(_ section: Section, into out: inout String) {
-        let level = min(max(section.level, 2), 6)
-        out += "<section>\n<h\(level)"
-        if blockAnchors { out += " id=\"\(Self.escape(section.anchor))\"" }
-        out += ">\(spans(section.titleSpans))</h\(level)>\n"
-        out += render(section.blocks)
+        let level = String(min(max(section.level, 2), 6))
+        out += "<section>\n<h"
+        out += level
+        if blockAnchors {
+            out += " id=\""
+            Self.escape(section.anchor, into: &out)
+            out += "\""
+        }
+        out += ">"
+        spans(section.titleSpans, into: &out)
+        out += "</h"
+        out += level
+        out += ">\n"
+        for block in section.blocks { render(block, into: &out) }
         for child in section.sections { render(child, into: &out) }
         out += "</section>\n"
     }
@@ -46,9 +55,13 @@ public struct HTMLRenderer {
         switch block.content {
         case .paragraph(let content):
             guard !content.isEmpty else { return }
-            out += "<p\(id)>\(spans(content))</p>\n"
+            out += "<p"
+            out += id
+            out += ">"
+            spans(content, into: &out)
+            out += "</p>\n"
         case .list(let list):
-            out += listHTML(list, id: id)
+            listHTML(list, id: id, into: &out)
         case .callout(let callout):
             let type = Self.cssName(callout.calloutType)
             let title = callout.title.map { spans($0) } ?? Self.escape(Self.calloutTitle(callout.calloutType))
@@ -99,32 +112,51 @@ public struct HTMLRenderer {
         }
     }
 
-    private func listHTML(_ list: Block.List, id: String) -> String {
+    private func listHTML(_ list: Block.List, id: String, into out: inout String) {
         let tag = list.style == .ordered ? "ol" : "ul"
-        var out = "<\(tag)"
+        out += "<"
+        out += tag
         if list.style == .task { out += " class=\"tasks\"" }
         if list.style == .ordered, let start = list.start, start != 1 { out += " start=\"\(start)\"" }
-        out += "\(id)>\n"
+        out += id
+        out += ">\n"
         for item in list.items {
-            out += "<li\(idAttribute(item.blockID))>"
+            out += "<li"
+            out += idAttribute(item.blockID)
+            out += ">"
             if list.style == .task {
-                let checked = item.checked == true
-                out += "<span class=\"box\(checked ? " checked" : "")\" aria-hidden=\"true\"></span>"
+                out += item.checked == true ? "<span class=\"box checked\" aria-hidden=\"true\"></span>"
+                    : "<span class=\"box\" aria-hidden=\"true\"></span>"
             }
-            out += itemHTML(item.blocks)
+            itemHTML(item.blocks, into: &out)
             out += "</li>\n"
         }
-        return out + "</\(tag)>\n"
+        out += "</"
+        out += tag
+        out += ">\n"
     }
 
     /// A list item's content: a lone paragraph stays inline, as in a tight list.
     func itemHTML(_ blocks: [Block]) -> String {
+        var out = ""
+        itemHTML(blocks, into: &out)
+        return out
+    }
+
+    private func itemHTML(_ blocks: [Block], into out: inout String) {
         if let first = blocks.first, case .paragraph(let content) = first.content, first.blockID == nil || !blockAnchors
         {
-            let rest = render(Array(blocks.dropFirst()))
-            return spans(content) + (rest.isEmpty ? "" : "\n" + rest)
+            spans(content, into: &out)
+            if blocks.count > 1 {
+                let rest = render(Array(blocks.dropFirst()))
+                if !rest.isEmpty {
+                    out += "\n"
+                    out += rest
+                }
+            }
+            return
         }
-        return render(blocks)
+        for block in blocks { render(block, into: &out) }
     }
 
     private func imageHTML(_ image: Block.Image) -> String {
@@ -145,36 +177,60 @@ public struct HTMLRenderer {
     /// Spans as inline HTML.
     func spans(_ spans: [Span]) -> String {
         var out = ""
+        self.spans(spans, into: &out)
+        return out
+    }
+
+    /// Appends spans as inline HTML: written into one string, not a string per span.
+    private func spans(_ spans: [Span], into out: inout String) {
+        func wrapped(_ open: String, _ children: [Span], _ close: String) {
+            out += open
+            self.spans(children, into: &out)
+            out += close
+        }
         for span in spans {
             switch span {
-            case .text(let text): out += Self.escape(text)
-            case .bold(let children): out += "<strong>\(self.spans(children))</strong>"
-            case .italic(let children): out += "<em>\(self.spans(children))</em>"
-            case .strikethrough(let children): out += "<s>\(self.spans(children))</s>"
-            case .highlight(let children): out += "<mark>\(self.spans(children))</mark>"
-            case .code(let text): out += "<code>\(Self.escape(text))</code>"
-            case .tag(let tag): out += "<span class=\"tag\">#\(Self.escape(tag))</span>"
+            case .text(let text): Self.escape(text, into: &out)
+            case .bold(let children): wrapped("<strong>", children, "</strong>")
+            case .italic(let children): wrapped("<em>", children, "</em>")
+            case .strikethrough(let children): wrapped("<s>", children, "</s>")
+            case .highlight(let children): wrapped("<mark>", children, "</mark>")
+            case .code(let text):
+                out += "<code>"
+                Self.escape(text, into: &out)
+                out += "</code>"
+            case .tag(let tag):
+                out += "<span class=\"tag\">#"
+                Self.escape(tag, into: &out)
+                out += "</span>"
             case .lineBreak: out += "<br>\n"
             case .link(let target, let children):
-                let text = self.spans(children)
                 switch target {
                 case .url(let url) where LinkResolver.isSafeURL(url):
-                    out += "<a href=\"\(Self.escape(url))\" rel=\"noopener\">\(text)</a>"
+                    out += "<a href=\""
+                    Self.escape(url, into: &out)
+                    wrapped("\" rel=\"noopener\">", children, "</a>")
                 case .url:
-                    out += text
+                    self.spans(children, into: &out)
                 case .document:
                     if let link = href(target) {
-                        out += "<a href=\"\(Self.escape(link))\">\(text)</a>"
+                        out += "<a href=\""
+                        Self.escape(link, into: &out)
+                        wrapped("\">", children, "</a>")
                     } else {
-                        out += text
+                        self.spans(children, into: &out)
                     }
                 }
             }
         }
-        return out
     }
 
     // MARK: Helpers
+
+    /// Appends ``escape(_:)`` of `text`.
+    static func escape(_ text: String, into out: inout String) {
+        out += escape(text)
+    }
 
     /// Text safe in element content and in double- or single-quoted attributes.
     public static func escape(_ text: String) -> String {

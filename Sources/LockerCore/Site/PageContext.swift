@@ -93,7 +93,7 @@ struct PageContext {
             "stylesheet": here(stylePath),
             "ogType": type,
             "ogLocale": route.locale.replacingOccurrences(of: "-", with: "_"),
-            "strings": words.context,
+            "strings": TemplateStrings.of(route.locale),
             "skipHref": "#main",
         ]
         if let description { context["description"] = description }

@@ -102,8 +102,17 @@ final class SiteChrome: @unchecked Sendable {
             key += text
         case let flag as Bool:
             key += flag ? "t" : "f"
+        case let keyed as any TemplateKeyed:
+            let text = keyed.templateKey
+            key += "k\(text.utf8.count):"
+            key += text
         case let number as Int:
             key += "i\(number);"
+        case let list as [[String: Any]]:
+            key += "[\(list.count):"
+            for element in list {
+                guard append(element, to: &key) else { return false }
+            }
         case let dictionary as [String: Any]:
             key += "{\(dictionary.count):"
             for name in dictionary.keys.sorted(by: { $0.utf8Precedes($1) }) {
@@ -121,4 +130,10 @@ final class SiteChrome: @unchecked Sendable {
         }
         return true
     }
+}
+
+/// A value of a page's context that one string tells from every other value of its kind, so
+/// that ``SiteChrome`` keys it by that string rather than by its contents.
+protocol TemplateKeyed {
+    var templateKey: String { get }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import Mustache
+
 /// The words the site's own furniture uses (navigation, counts, the 404 page), per locale.
 ///
 /// English and Russian are built in; any other locale uses English until it is added here.
@@ -73,7 +76,7 @@ struct SiteStrings: Sendable {
     }
 
     /// What the templates see as `strings`.
-    var context: [String: Any] {
+    var values: [String: String] {
         [
             "guides": guides, "checklists": checklists, "decks": decks, "home": home, "openInApp": openInApp,
             "openInAppHint": openInAppHint, "languages": languages, "skipToContent": skipToContent,
@@ -81,5 +84,34 @@ struct SiteStrings: Sendable {
             "onThisPage": onThisPage, "moreApps": moreApps,
             "showAnswer": showAnswer,
         ]
+    }
+}
+
+/// A locale's ``SiteStrings`` as the templates see them (`{{strings.languages}}`): made once per
+/// locale, and known by the locale as a key of ``SiteChrome``, which the words follow from.
+final class TemplateStrings: MustacheParent, TemplateKeyed, Sendable {
+    let locale: String
+    private let values: [String: String]
+
+    private init(locale: String) {
+        self.locale = locale
+        values = SiteStrings.forLocale(locale).values
+    }
+
+    func child(named name: String) -> Any? { values[name] }
+
+    var templateKey: String { locale }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var made: [String: TemplateStrings] = [:]
+
+    /// The strings of `locale`.
+    static func of(_ locale: String) -> TemplateStrings {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = made[locale] { return known }
+        let strings = TemplateStrings(locale: locale)
+        made[locale] = strings
+        return strings
     }
 }
