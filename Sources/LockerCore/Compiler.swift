@@ -66,13 +66,10 @@ public struct Compiler: Sendable {
     /// The content's date once worked out: the fingerprint and the manifest both ask for it, and
     /// it may take a `git` process.
     private let contentDate = ContentDate()
-    /// The stamps of the vault's files that this build's ``BuildFingerprint`` took, by absolute
-    /// path: the next compile takes them instead of a `stat` per note.
-    let knownStamps = KnownStamps()
     /// How long after its last change a note's stamp goes into the ``NoteRecord``, so that the
     /// next build trusts it without reading the note: a second save within the file system's
     /// clock tick would keep the stamp of the first (see ``BuildCache/Hashed``). Tests shorten it.
-    var settlingTime = 2
+    var settlingTime = BuildCache.settlingTime
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
@@ -100,13 +97,20 @@ public struct Compiler: Sendable {
     /// Reads and checks the vault; when nothing fails, writes the bundle and the site into `sink`
     /// as they are made. Throws ``LockerError`` only when the vault itself cannot be read or the
     /// sink cannot be written.
-    public func compile(into sink: some OutputSink) throws -> Compilation {
-        try compile(into: sink, usingRecord: true)
+    ///
+    /// - Parameter fingerprint: the ``BuildFingerprint`` taken for this build just before it:
+    ///   the stamps of the vault's files it took stand in for a `stat` per note. A note saved
+    ///   in between is built as it was then, or read as it is now under its earlier stamp;
+    ///   either way the next fingerprint and build see the new stamp.
+    public func compile(into sink: some OutputSink, taking fingerprint: BuildFingerprint? = nil) throws -> Compilation {
+        try compile(into: sink, usingRecord: true, stamps: fingerprint?.stamps ?? [:])
     }
 
     /// Compiles into `sink`, keeping guides from the previous build's ``NoteRecord`` when
     /// `usingRecord` and the sink has one that holds for this build.
-    private func compile(into sink: some OutputSink, usingRecord: Bool) throws -> Compilation {
+    private func compile(
+        into sink: some OutputSink, usingRecord: Bool, stamps: [String: FileStamp]
+    ) throws -> Compilation {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: vault.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -164,7 +168,8 @@ public struct Compiler: Sendable {
 
         // Parse, in parallel.
         let parsed = parseNotes(
-            listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording)
+            listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording,
+            known: stamps)
         var notes: [ParsedNote] = []
         var hashes: [String: String] = [:]
         // For the next build's record: each note's settled stamp, and a guide's parse diagnostics.
@@ -199,7 +204,7 @@ public struct Compiler: Sendable {
         // are read after all, by compiling again without the record.
         let keeping = previous.map { $0.linkSurface == linkSurface?.sha256 && $0.notes.count == notes.count } ?? false
         if previous != nil, !keeping, notes.contains(where: \.isHollow) {
-            return try compile(into: sink, usingRecord: false)
+            return try compile(into: sink, usingRecord: false, stamps: stamps)
         }
         // Each note's content hash by its place, what built results are traced and kept by.
         let currentHashes = cache != nil || recording ? notes.map { hashes[$0.path] ?? "" } : []
@@ -457,7 +462,8 @@ public struct Compiler: Sendable {
     /// when the record does. A guide the previous build's record holds with the same stamp, or
     /// the same content hash, is not parsed: it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
     private func parseNotes(
-        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool
+        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool,
+        known: [String: FileStamp]
     ) -> [(note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)] {
         let parser = NoteParser(config: config)
         let cache = self.cache
@@ -465,7 +471,6 @@ public struct Compiler: Sendable {
         // A file whose stamp is unchanged is not read again, unless it changed just before it
         // was last read: a save in the same clock tick keeps its stamp.
         let settled = time(nil) - (cache?.settlingTime ?? 0)
-        let known = knownStamps.take()
         let recorded = Dictionary(
             (previous?.notes ?? []).enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
             uniquingKeysWith: { first, _ in first })
@@ -605,26 +610,6 @@ public struct Compiler: Sendable {
 /// one thread.
 private struct Slots<Value>: @unchecked Sendable {
     let base: UnsafeMutablePointer<Value>
-}
-
-/// File stamps handed from a build's fingerprint to its compile, taken once.
-final class KnownStamps: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stamps: [String: FileStamp] = [:]
-
-    func keep(_ stamps: [String: FileStamp]) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.stamps = stamps
-    }
-
-    /// The stamps kept, which are then gone: they are true only of the build they were taken for.
-    func take() -> [String: FileStamp] {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { stamps = [:] }
-        return stamps
-    }
 }
 
 /// A compiler's content date, worked out at its first use and kept.

@@ -107,7 +107,7 @@ struct Build: ParsableCommand {
         }
         let compilation: Compilation
         do {
-            compilation = try compiler.compile(into: transaction)
+            compilation = try compiler.compile(into: transaction, taking: fingerprint)
         } catch {
             progress.finish()
             // Held: an interrupt that stopped the writers is the one that reports and exits.

@@ -130,6 +130,32 @@ import Testing
                 writing.discard()
             }
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
+
+            // Checks hold the lock together.
+            let reader = try OutputLock(for: output, shared: true)
+            #expect(reader != nil)
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
+            withExtendedLifetime(reader) {}
+        }
+    }
+
+    /// A check holds the lock for a moment: a build that starts meanwhile waits for it.
+    @Test func aBuildWaitsForACheckThatReadsTheFolder() throws {
+        final class Reader: @unchecked Sendable {
+            var lock: OutputLock?
+        }
+        try Self.withFirstBuild { output in
+            let reader = Reader()
+            reader.lock = try OutputLock(for: output, shared: true)
+            #expect(reader.lock != nil)
+            let released = DispatchSemaphore(value: 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+                reader.lock = nil
+                released.signal()
+            }
+            let writer = try OutputWriter.begin(replacing: output)
+            released.wait()
+            writer.discard()
         }
     }
 

@@ -13,10 +13,18 @@ import Testing
                 in: """
                     {{! a comment: {{ignored}} }}<a href="{{homeHref}}">{{siteTitle}}</a>
                     {{#nav}}{{ label }}{{#current}} here{{/current}}{{/nav}}{{^hasNav}}{{/hasNav}}
-                    {{{ body }}}{{&raw}}{{strings.languages}}{{#list}}{{.}}{{/list}}
-                    """) == ["body", "current", "hasNav", "homeHref", "label", "list", "nav", "raw", "siteTitle", "strings"])
-        // Reads that the text does not show: another template's, a transform's, other delimiters.
-        for text in ["{{>banner}}", "{{<layout}}{{/layout}}", "{{uppercased(title)}}", "{{=<% %>=}}", "{{$block}}{{/block}}", "{{open"] {
+                    {{{ body }}}{{&raw}}{{strings.languages}}{{#\tpageTitle\n}}{{/\tpageTitle}}{{{\ttabbed}}}
+                    """)
+                == [
+                    "body", "current", "hasNav", "homeHref", "label", "nav", "pageTitle", "raw", "siteTitle", "strings",
+                    "tabbed",
+                ])
+        // Reads that the text does not show: another template's, a block a page may fill, a
+        // transform's, what `.` is, other delimiters; and a tag that is not whole.
+        for text in [
+            "{{>banner}}", "{{<layout}}{{/layout}}", "{{$block}}{{/block}}", "{{uppercased(title)}}", "{{.}}",
+            "{{#list}}{{.}}{{/list}}", "{{=<% %>=}}", "{{open", "{{name with spaces}}", "{{{unclosed}}",
+        ] {
             #expect(SiteChrome.names(in: text) == nil, "\(text)")
         }
         let header = try #require(TemplateSet.load(vault: URL(fileURLWithPath: "/nonexistent")).sources["header"])
@@ -44,5 +52,23 @@ import Testing
             let page = try #require(compilation.files.first { $0.path == path })
             #expect(String(decoding: page.data, as: UTF8.self).contains("<header>\(title) in Locker</header>"), "\(path)")
         }
+    }
+
+    /// A header whose reads are not known is included by the layout as a partial, as before:
+    /// a block in it is filled by the page, and the page's bytes around it are the same.
+    @Test func aHeaderWhoseReadsAreNotKnownIsIncludedAsAPartial() throws {
+        let vault = try TestVault([
+            "templates/header.mustache": "<header>{{$extra}}default{{/extra}} {{>banner}}</header>\n",
+            "templates/banner.mustache": "{{pageTitle}}",
+            "templates/guide.mustache": "{{<layout}}{{$main}}<p>{{document.title}}</p>\n{{/main}}{{$extra}}FILLED{{/extra}}{{/layout}}\n",
+            "anchoring.md": "# Anchoring\n\nText.\n",
+        ])
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        #expect(!compilation.failed)
+        let page = try #require(compilation.files.first { $0.path == "site/guides/anchoring/index.html" })
+        #expect(
+            String(decoding: page.data, as: UTF8.self).contains(
+                "</a>\n<header>FILLED Anchoring</header>\n<main id=\"main\">\n<p>Anchoring</p>\n"))
     }
 }

@@ -10,6 +10,36 @@ import Testing
 #endif
 
 @Suite struct VaultScannerTests {
+    /// What a fingerprint hashes: each file with its stamp, a link to a file with its own and its
+    /// target's, hidden files, the skipped folder and links to folders left out; and the stamps
+    /// of the regular files, by absolute path, for the build that follows.
+    @Test func theWalkStampsFilesAndLinksToFiles() throws {
+        let vault = try TestVault(["a.md": "one", "guides/b.md": "two", ".hidden.md": "", "out/site.html": ""])
+        defer { vault.remove() }
+        let root = vault.root.standardizedFileURL.path
+        try FileManager.default.createSymbolicLink(atPath: root + "/link.md", withDestinationPath: "a.md")
+        try FileManager.default.createSymbolicLink(atPath: root + "/folder-link", withDestinationPath: "guides")
+        #expect(mkfifo(root + "/pipe", 0o644) == 0)
+        func status(_ path: String, following: Bool = false) -> stat {
+            var status = stat()
+            _ = following ? stat(root + "/" + path, &status) : lstat(root + "/" + path, &status)
+            return status
+        }
+        let walk = VaultScanner.walk(root: vault.root, skipping: [root + "/out"])
+        let stamp = { (path: String) in FileStamp(status(path)).text }
+        #expect(
+            walk.lines.sorted() == [
+                "a.md\t\(stamp("a.md"))", "guides/b.md\t\(stamp("guides/b.md"))",
+                "link.md\t\(stamp("link.md"))\t\(FileStamp(status("link.md", following: true)).text)",
+                "locker.yml\t\(stamp("locker.yml"))", "pipe\t\(stamp("pipe"))",
+            ].filter { FileManager.default.fileExists(atPath: root + "/" + $0.prefix { $0 != "\t" }) }.sorted())
+        #expect(walk.files[root + "/a.md"] == FileStamp(status("a.md")))
+        #expect(walk.files[root + "/guides/b.md"] == FileStamp(status("guides/b.md")))
+        #expect(walk.files[root + "/link.md"] == nil)
+        #expect(walk.files[root + "/pipe"] == nil)
+        #expect(VaultScanner.fileStamps(root: vault.root, skipping: [root + "/out"]) == walk.lines)
+    }
+
     /// What a scan lists and skips: hidden files and folders, excluded folders, the output folder,
     /// links that leave the vault or lead to a folder, and anything but regular files.
     @Test func listsNotesAndAssetsAndSkipsWhatIsNotContent() throws {

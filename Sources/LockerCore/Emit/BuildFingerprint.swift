@@ -17,8 +17,18 @@ import LockerKit
 public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// The SHA-256 of the stamps, in hex.
     public var hex: String
+    /// The stamps of the vault's regular files it was made from, by absolute path: what the
+    /// build it was taken for reads instead of a `stat` per note
+    /// (``Compiler/compile(into:taking:)``). Neither saved nor compared.
+    var stamps: [String: FileStamp] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case hex
+    }
 
     public init(hex: String) { self.hex = hex }
+
+    public static func == (lhs: BuildFingerprint, rhs: BuildFingerprint) -> Bool { lhs.hex == rhs.hex }
 
     /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
     /// to see that something was saved, added, renamed or removed.
@@ -37,10 +47,8 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         return "binary \(binary) \(VaultScanner.contentStamp(of: status))"
     }
 
-    /// The stamps of the vault's files taken on the way are kept in `compiler`: its next
-    /// compile, the build this fingerprint is for, takes them instead of a `stat` per note. A
-    /// note saved in between is then built as it was when it was fingerprinted, or read as it is
-    /// now under its earlier stamp; either way the next build sees the new stamp.
+    /// The stamps of the vault's files taken on the way stay with it (``stamps``), for the build
+    /// it is taken for.
     ///
     /// - Parameters:
     ///   - compiler: the build's vault, output folder (skipped) and environment.
@@ -53,7 +61,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         let walk = VaultScanner.walk(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
         lines += walk.lines
-        compiler.knownStamps.keep(walk.files)
+        stamps = walk.files
         hex = ContentHash.sha256Hex(Data(lines.joined(separator: "\n").utf8))
     }
 }

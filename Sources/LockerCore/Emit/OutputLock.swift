@@ -26,17 +26,27 @@ final class OutputLock: Sendable {
 
     /// Locks `output`; nil when neither the lock file nor the folder can be opened, or the file
     /// system has no locks. Throws when another build holds the lock.
-    init?(for output: URL) throws {
+    ///
+    /// - Parameter shared: for reading the folder (the check that it is up to date): any number
+    ///   of readers hold the lock together, and none while a build writes. A writer waits up to
+    ///   a second for readers, which hold it for a moment, before it gives up.
+    init?(for output: URL, shared: Bool = false) throws {
         var descriptor = open(Self.file(for: output).path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         if descriptor < 0 { descriptor = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW) }
         guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let operation = (shared ? LOCK_SH : LOCK_EX) | LOCK_NB
+        var attempts = shared ? 1 : 50
+        while flock(descriptor, operation) != 0 {
             let reason = errno
-            close(descriptor)
-            if reason == EWOULDBLOCK {
-                throw LockerError.io("another build is writing into \(output.path); run this one when it is done")
+            attempts -= 1
+            guard reason == EWOULDBLOCK, attempts > 0 else {
+                close(descriptor)
+                if reason == EWOULDBLOCK {
+                    throw LockerError.io("another build is writing into \(output.path); run this one when it is done")
+                }
+                return nil
             }
-            return nil
+            usleep(20_000)
         }
         self.descriptor = descriptor
     }

@@ -33,12 +33,13 @@ public enum OutputWriter {
     /// into the folder (whose record may be about to change).
     public static func upToDate(_ output: URL, fingerprint: BuildFingerprint) -> BuildRecord? {
         let output = output.standardizedFileURL
-        // Held while the folder is read: a build that commits meanwhile could leave files of the
-        // new build beside the previous build's record. A build that holds it is writing: this
-        // one is not up to date, and stops when it takes the lock to write (``begin(replacing:)``).
+        // Held, shared, while the folder is read: a build that commits meanwhile could leave
+        // files of the new build beside the previous build's record. A build that holds it is
+        // writing: this one is not up to date, and stops when it takes the lock to write
+        // (``begin(replacing:)``). Checks by other builds hold it too, and do not stop this one.
         let lock: OutputLock?
         do {
-            lock = try OutputLock(for: output)
+            lock = try OutputLock(for: output, shared: true)
         } catch {
             return nil
         }

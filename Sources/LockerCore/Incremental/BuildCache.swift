@@ -131,10 +131,15 @@ public final class BuildCache: @unchecked Sendable {
     private var surfaces = 0
     private var serials = 0
 
+    /// How long after its last change a note's stamp is trusted, in seconds: longer than any
+    /// file system's clock tick (FAT's is two seconds). The one rule for both ``hashes`` and the
+    /// ``NoteRecord`` a build leaves (``Compiler/settlingTime``).
+    static let settlingTime = 2
+
     /// How long after its last change a note's stamp is trusted (see ``hashes``).
     let settlingTime: Int
 
-    public init() { settlingTime = 2 }
+    public init() { settlingTime = Self.settlingTime }
 
     /// A cache that trusts stamps `settlingTime` seconds after a change; for tests.
     init(settlingTime: Int) { self.settlingTime = settlingTime }

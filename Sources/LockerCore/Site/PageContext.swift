@@ -141,7 +141,8 @@ struct PageContext {
     private func render(_ template: String, _ context: [String: Any]) throws -> String {
         var context = context
         for part in SiteChrome.parts {
-            context[part.key] = chrome.html(part, context: context, clock: builder.templateClock) ?? ""
+            // `false` when the layout is to include the template itself.
+            context[part.key] = chrome.html(part, context: context, clock: builder.templateClock) ?? false
         }
         guard let html = builder.templateClock.time({ builder.templates.render(template, context) }) else {
             throw LockerError.io("the site has no template named '\(template)'")

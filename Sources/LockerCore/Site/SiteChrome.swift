@@ -9,8 +9,10 @@ import LockerKit
 /// What a template can read is found in its own text: every name a tag of it looks up. Its
 /// output depends on the values of those names in the page's context and on nothing else, so
 /// the values are its key, and two pages with the same values get the same HTML. A template
-/// whose reads cannot be known from its text (it includes a partial, calls a transform, or
-/// changes its delimiters) is rendered for each page, with the whole context.
+/// whose reads cannot be known from its text (it includes a partial, holds a block a page could
+/// fill, calls a transform, prints `{{.}}`, or changes its delimiters) gets no HTML here: the
+/// layout then includes it as a partial (`{{^siteHeader}}{{>header}}{{/siteHeader}}`), with
+/// the whole page as before.
 final class SiteChrome: @unchecked Sendable {
     /// A part of the chrome: the template, and the key the layout shows it under.
     struct Part: Sendable {
@@ -20,8 +22,13 @@ final class SiteChrome: @unchecked Sendable {
 
     static let parts = [Part(template: "header", key: "siteHeader"), Part(template: "footer", key: "siteFooter")]
 
+    /// How many renders of one part are kept: a header that shows something of every page
+    /// (its title) is rendered for every page, and is not worth keeping.
+    static let capacity = 256
+
     private let templates: TemplateSet
-    /// The names each part's template reads, nil when they cannot be known.
+    /// The names each part's template reads, for the parts that are rendered here: those whose
+    /// reads are known and whose key a template shows.
     private let reads: [String: [String]]
     private let lock = NSLock()
     private var rendered: [String: String] = [:]
@@ -29,65 +36,76 @@ final class SiteChrome: @unchecked Sendable {
     init(templates: TemplateSet) {
         self.templates = templates
         var reads: [String: [String]] = [:]
-        for part in Self.parts {
+        for part in Self.parts where templates.sources.values.contains(where: { $0.contains(part.key) }) {
             reads[part.template] = templates.sources[part.template].flatMap(Self.names)
         }
         self.reads = reads
     }
 
-    /// The part's HTML for a page whose context is `context`; nil when there is no template of
-    /// that name.
+    /// The part's HTML for a page whose context is `context`; nil when the layout is to include
+    /// the template itself.
     func html(_ part: Part, context: [String: Any], clock: TemplateClock) -> String? {
-        guard let names = reads[part.template] else {
-            return clock.time { templates.render(part.template, context) }
-        }
+        guard let names = reads[part.template] else { return nil }
         var values: [String: Any] = [:]
         for name in names {
             if let value = context[name] { values[name] = value }
         }
         var key = part.template + "\u{0}"
         guard Self.append(values, to: &key) else {
-            return clock.time { templates.render(part.template, values) }
+            return clock.time(counting: false) { templates.render(part.template, values) }
         }
         lock.lock()
         let known = rendered[key]
         lock.unlock()
         if let known { return known }
-        guard let html = clock.time({ templates.render(part.template, values) }) else { return nil }
+        guard let html = clock.time(counting: false, { templates.render(part.template, values) }) else { return nil }
         lock.lock()
-        rendered[key] = html
+        if rendered.count < Self.capacity * Self.parts.count { rendered[key] = html }
         lock.unlock()
         return html
     }
 
+    /// What swift-mustache reads as a name: letters, digits and `.-_?*`, and `()` around a
+    /// transform's argument.
+    private static let nameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+
     /// The first component of every name the template's tags look up (`strings` for
-    /// `{{strings.languages}}`); nil when what it reads cannot be told from its text.
+    /// `{{strings.languages}}`); nil when what it reads cannot be told from its text. Tags are
+    /// read as swift-mustache reads them: the kind right after `{{`, then a name between any
+    /// white space.
     static func names(in template: String) -> [String]? {
         var names: Set<String> = []
         var rest = template[...]
         while let open = rest.range(of: "{{") {
-            let afterOpen = rest[open.upperBound...]
-            guard let close = afterOpen.range(of: "}}") else { return nil }
-            var tag = afterOpen[..<close.lowerBound].trimmingCharacters(in: .whitespaces)[...]
-            rest = afterOpen[close.upperBound...]
-            guard let sigil = tag.first else { continue }
+            var tag = rest[open.upperBound...]
+            guard let sigil = tag.first else { return nil }
+            var closing = "}}"
             switch sigil {
             case "!", "%":
-                // A comment, a pragma.
+                // A comment, a pragma: to the end of the tag.
+                guard let close = tag.range(of: "}}") else { return nil }
+                rest = tag[close.upperBound...]
                 continue
             case ">", "<", "=", "$":
                 // A partial or a parent (what it reads is in another template), new delimiters,
-                // a block another template may fill.
+                // a block a page may fill.
                 return nil
-            case "#", "^", "/", "&", "{":
+            case "#", "^", "/", "&":
                 tag = tag.dropFirst()
+            case "{":
+                tag = tag.dropFirst()
+                closing = "}}}"
             default:
                 break
             }
-            let name = tag.trimmingCharacters(in: CharacterSet(charactersIn: " }"))
-            // `{{.}}` reads the section's own value, which the names around it hold.
-            if name == "." { continue }
-            guard !name.isEmpty, !name.contains("("), !name.contains(" ") else { return nil }
+            tag = tag.drop(while: \.isWhitespace)
+            let name = tag.prefix(while: nameCharacters.contains)
+            tag = tag.dropFirst(name.count).drop(while: \.isWhitespace)
+            guard tag.hasPrefix(closing) else { return nil }
+            rest = tag.dropFirst(closing.count)
+            // `{{.}}` is whatever is innermost, the page itself outside a section; a transform
+            // reads what its function makes of it.
+            guard !name.isEmpty, name != ".", !name.contains("("), !name.contains(")") else { return nil }
             if let first = name.split(separator: ".").first { names.insert(String(first)) }
         }
         return names.sorted()

@@ -8,14 +8,15 @@ final class TemplateClock: @unchecked Sendable {
     private var nanoseconds: UInt64 = 0
     private var renders = 0
 
-    /// Runs `body`, one render, and adds the time it took.
-    func time<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` and adds the time it took; `counting` it as a page's render, or not (a part
+    /// of a page, rendered on its own).
+    func time<Result>(counting: Bool = true, _ body: () throws -> Result) rethrows -> Result {
         let start = DispatchTime.now().uptimeNanoseconds
         defer {
             let spent = DispatchTime.now().uptimeNanoseconds &- start
             lock.lock()
             nanoseconds &+= spent
-            renders += 1
+            if counting { renders += 1 }
             lock.unlock()
         }
         return try body()
