@@ -139,7 +139,9 @@ import Testing
         }
     }
 
-    /// A check holds the lock for a moment: a build that starts meanwhile waits for it.
+    /// A check holds the lock while it looks at the folder's files: a build that starts
+    /// meanwhile waits for it, however long it takes (here longer than the second a writer
+    /// once waited).
     @Test func aBuildWaitsForACheckThatReadsTheFolder() throws {
         final class Reader: @unchecked Sendable {
             var lock: OutputLock?
@@ -149,7 +151,7 @@ import Testing
             reader.lock = try OutputLock(for: output, shared: true)
             #expect(reader.lock != nil)
             let released = DispatchSemaphore(value: 0)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1.2) {
                 reader.lock = nil
                 released.signal()
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LockerTemplates
 import Testing
 
 @testable import LockerCore
@@ -22,7 +23,8 @@ import Testing
         // Reads that the text does not show: another template's, a block a page may fill, a
         // transform's, what `.` is, other delimiters; and a tag that is not whole.
         for text in [
-            "{{>banner}}", "{{<layout}}{{/layout}}", "{{$block}}{{/block}}", "{{uppercased(title)}}", "{{.}}",
+            "{{>banner}}", "{{<layout}}{{/layout}}", "{{$block}}{{/block}}", "{{uppercased(title)}}", "{{.}}", "{{..}}",
+            "{{{ .. }}}", "{{&...}}",
             "{{#list}}{{.}}{{/list}}", "{{=<% %>=}}", "{{open", "{{name with spaces}}", "{{{unclosed}}",
         ] {
             #expect(SiteChrome.names(in: text) == nil, "\(text)")
@@ -70,5 +72,27 @@ import Testing
         #expect(
             String(decoding: page.data, as: UTF8.self).contains(
                 "</a>\n<header>FILLED Anchoring</header>\n<main id=\"main\">\n<p>Anchoring</p>\n"))
+    }
+
+    /// A page template that includes the layout inside a section shows the header in that
+    /// section, whose values come first: then no header is rendered on its own.
+    @Test func aLayoutIncludedInASectionShowsTheHeaderInIt() throws {
+        #expect(SiteChrome.includesLayoutInASection("{{#document}}{{<layout}}{{$main}}{{/main}}{{/layout}}{{/document}}"))
+        #expect(SiteChrome.includesLayoutInASection("{{^missing}}{{< layout }}{{/layout}}{{/missing}}"))
+        #expect(!SiteChrome.includesLayoutInASection("{{<layout}}{{$main}}{{#document}}{{/document}}{{/main}}{{/layout}}"))
+        #expect(SiteChrome.includesLayoutInASection("{{=<% %>=}}<%<layout%>"))
+        for (name, text) in DefaultTemplates.all {
+            #expect(!SiteChrome.includesLayoutInASection(text), "\(name)")
+        }
+
+        let vault = try TestVault([
+            "templates/header.mustache": "<header>{{title}}</header>\n",
+            "templates/guide.mustache": "{{#document}}{{<layout}}{{$main}}<p>x</p>\n{{/main}}{{/layout}}{{/document}}\n",
+            "anchoring.md": "# Anchoring\n\nText.\n",
+        ])
+        defer { vault.remove() }
+        let page = try #require(try vault.compile().files.first { $0.path == "site/guides/anchoring/index.html" })
+        // `title` in the document, not the page's `Anchoring · Locker`.
+        #expect(String(decoding: page.data, as: UTF8.self).contains("<header>Anchoring</header>"))
     }
 }

@@ -28,25 +28,28 @@ final class OutputLock: Sendable {
     /// system has no locks. Throws when another build holds the lock.
     ///
     /// - Parameter shared: for reading the folder (the check that it is up to date): any number
-    ///   of readers hold the lock together, and none while a build writes. A writer waits up to
-    ///   a second for readers, which hold it for a moment, before it gives up.
+    ///   of readers hold the lock together, and none while a build writes. A writer stops at
+    ///   once when another build writes, and waits while only readers hold the lock: they hold
+    ///   it for as long as they look at the folder's files.
     init?(for output: URL, shared: Bool = false) throws {
         var descriptor = open(Self.file(for: output).path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         if descriptor < 0 { descriptor = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW) }
         guard descriptor >= 0 else { return nil }
-        let operation = (shared ? LOCK_SH : LOCK_EX) | LOCK_NB
-        var attempts = shared ? 1 : 50
-        while flock(descriptor, operation) != 0 {
-            let reason = errno
-            attempts -= 1
-            guard reason == EWOULDBLOCK, attempts > 0 else {
+        func another() -> LockerError {
+            close(descriptor)
+            return LockerError.io("another build is writing into \(output.path); run this one when it is done")
+        }
+        while flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else {
+                // A file system without locks.
                 close(descriptor)
-                if reason == EWOULDBLOCK {
-                    throw LockerError.io("another build is writing into \(output.path); run this one when it is done")
-                }
                 return nil
             }
-            usleep(20_000)
+            if shared { throw another() }
+            // Readers alone leave room for one more reader; a writer leaves none.
+            guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { throw another() }
+            flock(descriptor, LOCK_UN)
+            usleep(10_000)
         }
         self.descriptor = descriptor
     }

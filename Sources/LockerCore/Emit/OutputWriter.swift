@@ -36,7 +36,8 @@ public enum OutputWriter {
         // Held, shared, while the folder is read: a build that commits meanwhile could leave
         // files of the new build beside the previous build's record. A build that holds it is
         // writing: this one is not up to date, and stops when it takes the lock to write
-        // (``begin(replacing:)``). Checks by other builds hold it too, and do not stop this one.
+        // (``begin(replacing:)``). Checks by other builds hold it too, and do not stop this one; a
+        // build that is about to write waits for them.
         let lock: OutputLock?
         do {
             lock = try OutputLock(for: output, shared: true)

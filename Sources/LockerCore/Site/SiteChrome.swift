@@ -31,13 +31,17 @@ final class SiteChrome: @unchecked Sendable {
     /// reads are known and whose key a template shows.
     private let reads: [String: [String]]
     private let lock = NSLock()
-    private var rendered: [String: String] = [:]
+    /// Each part's renders, by the values they were rendered from.
+    private var rendered: [String: [String: String]] = [:]
 
     init(templates: TemplateSet) {
         self.templates = templates
         var reads: [String: [String]] = [:]
-        for part in Self.parts where templates.sources.values.contains(where: { $0.contains(part.key) }) {
-            reads[part.template] = templates.sources[part.template].flatMap(Self.names)
+        // A page that includes the layout inside a section shows the header in that section.
+        if !templates.sources.values.contains(where: Self.includesLayoutInASection) {
+            for part in Self.parts where templates.sources.values.contains(where: { $0.contains(part.key) }) {
+                reads[part.template] = templates.sources[part.template].flatMap(Self.names)
+            }
         }
         self.reads = reads
     }
@@ -55,12 +59,12 @@ final class SiteChrome: @unchecked Sendable {
             return clock.time(counting: false) { templates.render(part.template, values) }
         }
         lock.lock()
-        let known = rendered[key]
+        let known = rendered[part.template]?[key]
         lock.unlock()
         if let known { return known }
         guard let html = clock.time(counting: false, { templates.render(part.template, values) }) else { return nil }
         lock.lock()
-        if rendered.count < Self.capacity * Self.parts.count { rendered[key] = html }
+        if rendered[part.template, default: [:]].count < Self.capacity { rendered[part.template, default: [:]][key] = html }
         lock.unlock()
         return html
     }
@@ -69,16 +73,23 @@ final class SiteChrome: @unchecked Sendable {
     /// transform's argument.
     private static let nameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
 
-    /// The first component of every name the template's tags look up (`strings` for
-    /// `{{strings.languages}}`); nil when what it reads cannot be told from its text. Tags are
-    /// read as swift-mustache reads them: the kind right after `{{`, then a name between any
-    /// white space.
-    static func names(in template: String) -> [String]? {
-        var names: Set<String> = []
+    /// A tag of a template: its kind (`#`, `^`, `/`, `&`, `{`, `>`, `<`, `$`; nil for a
+    /// variable) and its name.
+    struct Tag: Equatable {
+        var kind: Character?
+        var name: String
+    }
+
+    /// The tags of a template, comments and pragmas left out, read as swift-mustache reads
+    /// them: the kind right after `{{`, then a name between any white space. Nil when a tag is
+    /// not whole, or the delimiters change (what follows is not read as `{{…}}`).
+    static func tags(in template: String) -> [Tag]? {
+        var tags: [Tag] = []
         var rest = template[...]
         while let open = rest.range(of: "{{") {
             var tag = rest[open.upperBound...]
             guard let sigil = tag.first else { return nil }
+            var kind: Character? = sigil
             var closing = "}}"
             switch sigil {
             case "!", "%":
@@ -86,29 +97,69 @@ final class SiteChrome: @unchecked Sendable {
                 guard let close = tag.range(of: "}}") else { return nil }
                 rest = tag[close.upperBound...]
                 continue
-            case ">", "<", "=", "$":
-                // A partial or a parent (what it reads is in another template), new delimiters,
-                // a block a page may fill.
+            case "=":
                 return nil
+            case ">", "<", "$":
+                // A partial, a parent, a block: named up to the end of the tag.
+                guard let close = tag.range(of: "}}") else { return nil }
+                tags.append(Tag(kind: sigil, name: tag.dropFirst()[..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)))
+                rest = tag[close.upperBound...]
+                continue
             case "#", "^", "/", "&":
                 tag = tag.dropFirst()
             case "{":
                 tag = tag.dropFirst()
                 closing = "}}}"
             default:
-                break
+                kind = nil
             }
             tag = tag.drop(while: \.isWhitespace)
             let name = tag.prefix(while: nameCharacters.contains)
             tag = tag.dropFirst(name.count).drop(while: \.isWhitespace)
             guard tag.hasPrefix(closing) else { return nil }
             rest = tag.dropFirst(closing.count)
-            // `{{.}}` is whatever is innermost, the page itself outside a section; a transform
-            // reads what its function makes of it.
-            guard !name.isEmpty, name != ".", !name.contains("("), !name.contains(")") else { return nil }
-            if let first = name.split(separator: ".").first { names.insert(String(first)) }
+            tags.append(Tag(kind: kind, name: String(name)))
+        }
+        return tags
+    }
+
+    /// The first component of every name the template's tags look up (`strings` for
+    /// `{{strings.languages}}`); nil when what it reads cannot be told from its text.
+    static func names(in template: String) -> [String]? {
+        guard let tags = tags(in: template) else { return nil }
+        var names: Set<String> = []
+        for tag in tags {
+            // A partial or a parent reads what another template reads; a block, what a page
+            // puts in it.
+            if let kind = tag.kind, [">", "<", "$"].contains(kind) { return nil }
+            // A name of dots alone (`{{.}}`) is whatever is innermost, the page itself outside
+            // a section; a transform reads what its function makes of it.
+            guard let first = tag.name.split(separator: ".").first, !tag.name.contains("("), !tag.name.contains(")")
+            else { return nil }
+            names.insert(String(first))
         }
         return names.sorted()
+    }
+
+    /// Whether the template includes the layout inside a section (`{{#document}}{{<layout}}`):
+    /// there the header and footer see the section's values before the page's, which a render
+    /// of their own would not. True when the template cannot be read.
+    static func includesLayoutInASection(_ template: String) -> Bool {
+        guard template.contains("layout") else { return false }
+        guard let tags = tags(in: template) else { return true }
+        var open: [Character] = []
+        for tag in tags {
+            switch tag.kind {
+            case "#", "^", "$", "<":
+                if tag.kind == "<", tag.name == "layout", open.contains(where: { $0 == "#" || $0 == "^" }) { return true }
+                if let kind = tag.kind { open.append(kind) }
+            case "/":
+                _ = open.popLast()
+            default:
+                break
+            }
+        }
+        return false
     }
 
     /// Appends a value of a page's context to a key that tells it from any other value; false
