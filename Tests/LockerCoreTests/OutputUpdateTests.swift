@@ -113,6 +113,37 @@ import Testing
         }
     }
 
+    /// A new marker removed from the scratch folder before the commit (by hand) is not taken
+    /// for one renamed by an earlier apply: the commit fails, and leaves no record beside the
+    /// previous marker, so the next build does not take the folder for up to date.
+    @Test func aCommitWhoseNewMarkerIsGoneLeavesNoRecord() throws {
+        try Self.withFirstBuild { output in
+            let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
+            do {
+                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
+                for file in Self.second { try update.write(file) }
+                let journal = try update.journal(record: record)
+                #expect(journal.newMarkerSHA256 != nil)
+                try FileManager.default.removeItem(at: output.appendingPathComponent(try #require(journal.newMarker)))
+                #expect {
+                    try journal.apply(in: output)
+                } throws: { error in
+                    "\(error)".contains("the new marker is gone from its scratch folder")
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.recordFile).path))
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == nil)
+            // The next build comes right.
+            do {
+                let next = try OutputWriter.begin(replacing: output)
+                for file in Self.second { try next.write(file) }
+                try next.commit(record: record)
+            }
+            #expect(try Self.files(output).filter { $0.key != OutputWriter.recordFile } == Self.expected(Self.second))
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
+        }
+    }
+
     /// While a build writes into the folder, another is not told it is up to date: the record
     /// it would read may be about to be replaced, with the files it describes.
     @Test func noBuildIsUpToDateWhileAnotherWrites() throws {

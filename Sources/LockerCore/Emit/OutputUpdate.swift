@@ -113,9 +113,10 @@ extension OutputWriter {
             // The new marker waits in the scratch folder like the new files: the journal names
             // it rather than holding its megabytes.
             let newMarker = scratch + "/" + OutputWriter.marker
+            let markerText = OutputWriter.markerText(files)
             do {
                 try folders.ensure(scratch)
-                try OutputWriter.writeFile(OutputWriter.markerText(files), to: output.path + "/" + newMarker)
+                try OutputWriter.writeFile(markerText, to: output.path + "/" + newMarker)
             } catch {
                 discard()
                 throw error
@@ -124,6 +125,7 @@ extension OutputWriter {
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
                 removals: removals,
                 newMarker: newMarker,
+                newMarkerSHA256: ContentHash.sha256Hex(markerText),
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: Journal.twins(of: removals, among: files.keys))
             do {
@@ -151,6 +153,9 @@ extension OutputWriter {
         var removals: [String]
         /// Where the new marker waits, renamed over the marker once the files are in place.
         var newMarker: String? = nil
+        /// The new marker's SHA-256: a marker with it is this commit's, renamed by an earlier
+        /// apply of the journal.
+        var newMarkerSHA256: String? = nil
         /// The new marker's text, in a journal of an older `locker`, which held it here.
         var marker: String? = nil
         var record: String?
@@ -248,15 +253,23 @@ extension OutputWriter {
             for folder in OutputWriter.folders(of: removals).sorted(by: { $0.utf8.count > $1.utf8.count }) {
                 rmdir(root + folder)
             }
-            if let newMarker {
-                // Gone when a commit cut short after this rename is applied again.
-                if rename(root + newMarker, root + OutputWriter.marker) != 0, errno != ENOENT {
-                    failure = failure ?? "cannot write \(root + OutputWriter.marker): \(String(cString: strerror(errno)))"
+            // The record goes beside the marker it was made with, or not at all: without it, the
+            // next build takes nothing for up to date.
+            var markerInPlace = true
+            if let newMarker, rename(root + newMarker, root + OutputWriter.marker) != 0 {
+                // Gone when a commit cut short after this rename is applied again: then the
+                // marker in place is the new one.
+                let reason = errno
+                let current = try? FileBytes.contents(of: root + OutputWriter.marker)
+                if reason != ENOENT || current.map(ContentHash.sha256Hex) != newMarkerSHA256 {
+                    markerInPlace = false
+                    let problem = reason == ENOENT ? "the new marker is gone from its scratch folder" : String(cString: strerror(reason))
+                    failure = failure ?? "cannot write \(root + OutputWriter.marker): \(problem)"
                 }
-            } else if let marker {
+            } else if newMarker == nil, let marker {
                 try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
             }
-            if let record {
+            if let record, markerInPlace {
                 try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
             } else {
                 unlink(root + OutputWriter.recordFile)
