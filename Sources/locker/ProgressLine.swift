@@ -65,12 +65,9 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
         guard timings, !durations.isEmpty else { return }
         var out = ""
         for (phase, seconds) in durations {
-            out +=
-                phase.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%7.3f s\n", seconds)
+            out += Self.row(phase.rawValue, seconds) + "\n"
         }
-        out +=
-            "total".padding(toLength: 10, withPad: " ", startingAt: 0)
-            + String(format: "%7.3f s\n", durations.reduce(0) { $0 + $1.1 })
+        out += Self.row("total", durations.reduce(0) { $0 + $1.1 }) + "\n"
         out += details.joined()
         write(out)
         durations = []
@@ -83,7 +80,12 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
         guard timings else { return }
         lock.lock()
         defer { lock.unlock() }
-        details.append(name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%7.3f s ", seconds) + text + "\n")
+        details.append(Self.row(name, seconds) + " " + text + "\n")
+    }
+
+    /// `rendering   1.120 s`: a name, then seconds.
+    private static func row(_ name: String, _ seconds: Double) -> String {
+        name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%7.3f s", seconds)
     }
 
     /// Clears the line, so other output can be printed; the next update draws it again.

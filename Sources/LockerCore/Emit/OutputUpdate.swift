@@ -175,9 +175,7 @@ extension OutputWriter {
                 // An ASCII path folds to its lower case: no accents or widths to fold. Output
                 // paths are mostly ASCII, and Foundation's folding would cost more than the rest
                 // of a one-note rebuild's commit.
-                if path.utf8.allSatisfy({ $0 < 0x80 }) {
-                    return String(decoding: path.utf8.map { $0 &+ (($0 &- 0x41) < 26 ? 0x20 : 0) }, as: UTF8.self)
-                }
+                if let lowercased = path.asciiLowercased { return lowercased }
                 return path.decomposedStringWithCanonicalMapping.folding(
                     options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             }

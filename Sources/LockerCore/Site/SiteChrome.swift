@@ -1,8 +1,8 @@
 import Foundation
 import LockerKit
 
-/// The header and footer every page shows through the layout (`{{{siteHeader}}}` and
-/// `{{{siteFooter}}}`), rendered once for each set of values they read rather than once a page:
+/// The header and footer every page shows through the layout (`siteHeader` and `siteFooter`),
+/// rendered once for each set of values they read rather than once a page:
 /// the guides of a folder share one header, and the header and footer took a fifth of each
 /// page's time in its templates.
 ///
@@ -54,7 +54,7 @@ final class SiteChrome: @unchecked Sendable {
         for name in names {
             if let value = context[name] { values[name] = value }
         }
-        var key = part.template + "\u{0}"
+        var key = ""
         guard Self.append(values, to: &key) else {
             return clock.time(counting: false) { templates.render(part.template, values) }
         }
@@ -171,17 +171,15 @@ final class SiteChrome: @unchecked Sendable {
             key += text
         case let flag as Bool:
             key += flag ? "t" : "f"
-        case let keyed as any TemplateKeyed:
-            let text = keyed.templateKey
-            key += "k\(text.utf8.count):"
-            key += text
+        case let strings as TemplateStrings:
+            // The words follow from the locale.
+            key += "w\(strings.locale.utf8.count):"
+            key += strings.locale
         case let number as Int:
             key += "i\(number);"
         case let list as [[String: Any]]:
-            key += "[\(list.count):"
-            for element in list {
-                guard append(element, to: &key) else { return false }
-            }
+            // Before `[Any]`, which would copy the list to cast it.
+            return appendList(list, to: &key)
         case let dictionary as [String: Any]:
             key += "{\(dictionary.count):"
             for name in dictionary.keys.sorted(by: { $0.utf8Precedes($1) }) {
@@ -190,19 +188,15 @@ final class SiteChrome: @unchecked Sendable {
                 guard let element = dictionary[name], append(element, to: &key) else { return false }
             }
         case let list as [Any]:
-            key += "[\(list.count):"
-            for element in list {
-                guard append(element, to: &key) else { return false }
-            }
+            return appendList(list, to: &key)
         default:
             return false
         }
         return true
     }
-}
 
-/// A value of a page's context that one string tells from every other value of its kind, so
-/// that ``SiteChrome`` keys it by that string rather than by its contents.
-protocol TemplateKeyed {
-    var templateKey: String { get }
+    private static func appendList<Element>(_ list: [Element], to key: inout String) -> Bool {
+        key += "[\(list.count):"
+        return list.allSatisfy { append($0, to: &key) }
+    }
 }

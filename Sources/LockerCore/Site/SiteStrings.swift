@@ -89,7 +89,7 @@ struct SiteStrings: Sendable {
 
 /// A locale's ``SiteStrings`` as the templates see them (`{{strings.languages}}`): made once per
 /// locale, and known by the locale as a key of ``SiteChrome``, which the words follow from.
-final class TemplateStrings: MustacheParent, TemplateKeyed, Sendable {
+final class TemplateStrings: MustacheParent, Sendable {
     let locale: String
     private let values: [String: String]
 
@@ -99,8 +99,6 @@ final class TemplateStrings: MustacheParent, TemplateKeyed, Sendable {
     }
 
     func child(named name: String) -> Any? { values[name] }
-
-    var templateKey: String { locale }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var made: [String: TemplateStrings] = [:]

@@ -110,6 +110,15 @@ extension StringProtocol {
     }
 }
 
+extension StringProtocol {
+    /// The text lowercased byte by byte, when it is ASCII (the usual path, file name or
+    /// extension); nil otherwise, for the caller to go by characters instead.
+    var asciiLowercased: String? {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return String(decoding: utf8.map { $0 &+ (($0 &- 0x41) < 26 ? 0x20 : 0) }, as: UTF8.self)
+    }
+}
+
 extension String {
     /// The words of ASCII text, lowercased and joined by one `separator` byte: a word is a run
     /// of bytes that `isWordByte` accepts once lowercased, and every other run separates words.

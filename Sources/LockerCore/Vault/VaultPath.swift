@@ -38,12 +38,8 @@ enum VaultPath {
     /// The extension, lowercased, without the dot; `""` when there is none.
     static func fileExtension(of path: String) -> String {
         guard let dot = extensionDot(in: path) else { return "" }
-        let bytes = path.utf8[path.utf8.index(after: dot)...]
-        // Lower case byte by byte for ASCII (`md`, `png`), the usual case.
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: bytes.map { $0 &+ (($0 &- 0x41) < 26 ? 0x20 : 0) }, as: UTF8.self)
-        }
-        return String(decoding: bytes, as: UTF8.self).lowercased()
+        let ext = String(decoding: path.utf8[path.utf8.index(after: dot)...], as: UTF8.self)
+        return ext.asciiLowercased ?? ext.lowercased()
     }
 
     /// The path without its extension.
