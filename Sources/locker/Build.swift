@@ -118,7 +118,8 @@ struct Build: ParsableCommand {
             let each = Int((time.seconds / Double(time.renders) * 1e6).rounded())
             progress.detail(
                 "templates", seconds: time.seconds,
-                "of CPU, \(ProgressLine.grouped(time.renders)) pages at \(each) µs (in rendering, summed over threads)")
+                "of CPU, \(ProgressLine.grouped(time.renders)) pages at \(each) µs, header and footer rendered "
+                    + "\(ProgressLine.grouped(time.partRenders)) times (in rendering, summed over threads)")
         }
         if compilation.failed { progress.finish() } else { progress.clear() }
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)

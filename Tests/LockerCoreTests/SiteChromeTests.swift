@@ -56,6 +56,24 @@ import Testing
         }
     }
 
+    /// Every value the built-in header and footer read makes a key: guide pages at one depth
+    /// share one render of each, instead of a render a page.
+    @Test func theBuiltInHeaderAndFooterAreRenderedOnceForPagesThatShareThem() throws {
+        let guides = 12
+        var files: [String: String] = [:]
+        for number in 1...guides { files["folder/guide-\(number).md"] = "# Guide \(number)\n\nText.\n" }
+        let vault = try TestVault(files)
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        #expect(!compilation.failed)
+        let time = try #require(compilation.templateTime)
+        let otherPages = time.renders - guides
+        #expect(otherPages >= 1)
+        // One header and one footer for all the guides, at most one each for every other page.
+        #expect(time.partRenders >= 2)
+        #expect(time.partRenders <= 2 * (otherPages + 1), "\(time)")
+    }
+
     /// A header whose reads are not known is included by the layout as a partial, as before:
     /// a block in it is filled by the page, and the page's bytes around it are the same.
     @Test func aHeaderWhoseReadsAreNotKnownIsIncludedAsAPartial() throws {

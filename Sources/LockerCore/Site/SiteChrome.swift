@@ -164,35 +164,48 @@ final class SiteChrome: @unchecked Sendable {
 
     /// Appends a value of a page's context to a key that tells it from any other value; false
     /// for a value of a kind a context does not hold.
+    ///
+    /// The kind is told by the value's exact type before any cast: a cast that fails (a list
+    /// taken for a `Bool`) tries Foundation's bridging first, and that was most of a page's key.
     private static func append(_ value: Any, to key: inout String) -> Bool {
-        switch value {
-        case let text as String:
+        let kind = ObjectIdentifier(type(of: value))
+        if kind == Kinds.string, let text = value as? String {
             key += "s\(text.utf8.count):"
             key += text
-        case let flag as Bool:
+        } else if kind == Kinds.bool, let flag = value as? Bool {
             key += flag ? "t" : "f"
-        case let strings as TemplateStrings:
+        } else if kind == Kinds.strings, let strings = value as? TemplateStrings {
             // The words follow from the locale.
             key += "w\(strings.locale.utf8.count):"
             key += strings.locale
-        case let number as Int:
+        } else if kind == Kinds.int, let number = value as? Int {
             key += "i\(number);"
-        case let list as [[String: Any]]:
-            // Before `[Any]`, which would copy the list to cast it.
-            return appendList(list, to: &key)
-        case let dictionary as [String: Any]:
+        } else if kind == Kinds.dictionary, let dictionary = value as? [String: Any] {
             key += "{\(dictionary.count):"
             for name in dictionary.keys.sorted(by: { $0.utf8Precedes($1) }) {
                 key += "\(name.utf8.count):"
                 key += name
                 guard let element = dictionary[name], append(element, to: &key) else { return false }
             }
-        case let list as [Any]:
+        } else if kind == Kinds.dictionaries, let list = value as? [[String: Any]] {
             return appendList(list, to: &key)
-        default:
+        } else if kind == Kinds.list, let list = value as? [Any] {
+            return appendList(list, to: &key)
+        } else {
             return false
         }
         return true
+    }
+
+    /// The types a page's context holds, by identity.
+    private enum Kinds {
+        static let string = ObjectIdentifier(String.self)
+        static let bool = ObjectIdentifier(Bool.self)
+        static let strings = ObjectIdentifier(TemplateStrings.self)
+        static let int = ObjectIdentifier(Int.self)
+        static let dictionary = ObjectIdentifier([String: Any].self)
+        static let dictionaries = ObjectIdentifier([[String: Any]].self)
+        static let list = ObjectIdentifier([Any].self)
     }
 
     private static func appendList<Element>(_ list: [Element], to key: inout String) -> Bool {

@@ -7,6 +7,7 @@ final class TemplateClock: @unchecked Sendable {
     private let lock = NSLock()
     private var nanoseconds: UInt64 = 0
     private var renders = 0
+    private var partRenders = 0
 
     /// Runs `body` and adds the time it took; `counting` it as a page's render, or not (a part
     /// of a page, rendered on its own).
@@ -16,7 +17,7 @@ final class TemplateClock: @unchecked Sendable {
             let spent = DispatchTime.now().uptimeNanoseconds &- start
             lock.lock()
             nanoseconds &+= spent
-            if counting { renders += 1 }
+            if counting { renders += 1 } else { partRenders += 1 }
             lock.unlock()
         }
         return try body()
@@ -26,7 +27,7 @@ final class TemplateClock: @unchecked Sendable {
     var total: TemplateTime {
         lock.lock()
         defer { lock.unlock() }
-        return TemplateTime(seconds: Double(nanoseconds) / 1e9, renders: renders)
+        return TemplateTime(seconds: Double(nanoseconds) / 1e9, renders: renders, partRenders: partRenders)
     }
 }
 
@@ -35,4 +36,7 @@ public struct TemplateTime: Sendable, Equatable {
     public var seconds: Double
     /// Pages rendered through a template.
     public var renders: Int
+    /// Parts of pages rendered on their own (``SiteChrome``'s header and footer): few when
+    /// pages share them.
+    public var partRenders: Int = 0
 }
