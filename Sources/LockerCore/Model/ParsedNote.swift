@@ -15,19 +15,19 @@ struct WikiLink: Sendable, Hashable {
 }
 
 /// Inline content before links are resolved.
-indirect enum Inline: Sendable, Hashable {
+enum Inline: Sendable, Hashable {
     case text(String)
     case emphasis([Inline])
     case strong([Inline])
     case strikethrough([Inline])
     case highlight([Inline])
     case code(String)
-    case wikiLink(WikiLink)
+    indirect case wikiLink(WikiLink)
     /// A markdown link: a URL, or a path to a note or file in the vault.
-    case link(destination: String, children: [Inline], position: SourcePosition)
+    indirect case link(destination: String, children: [Inline], position: SourcePosition)
     /// An embed or image in the middle of text; lifted into its own block when the note is built.
-    case embed(WikiLink)
-    case image(source: String, alt: String, position: SourcePosition)
+    indirect case embed(WikiLink)
+    indirect case image(source: String, alt: String, position: SourcePosition)
     case tag(String)
     case softBreak
     case lineBreak
@@ -35,18 +35,18 @@ indirect enum Inline: Sendable, Hashable {
 
 /// A block before links are resolved.
 struct ParsedBlock: Sendable, Hashable {
-    indirect enum Content: Sendable, Hashable {
+    enum Content: Sendable, Hashable {
         case paragraph([Inline])
         case heading(level: Int, [Inline])
         case list(style: Block.List.Style, start: Int?, items: [ParsedListItem])
-        case callout(type: String, title: [Inline]?, fold: Block.Callout.Fold?, blocks: [ParsedBlock])
+        indirect case callout(type: String, title: [Inline]?, fold: Block.Callout.Fold?, blocks: [ParsedBlock])
         case quote([ParsedBlock])
         case code(language: String?, text: String)
         case table(align: [Block.Table.Alignment], header: [[Inline]], rows: [[[Inline]]])
         /// An image: a vault path or URL, with its alt text and an optional size.
-        case image(source: String, alt: String, width: Int?, height: Int?)
+        indirect case image(source: String, alt: String, width: Int?, height: Int?)
         /// A note (or a heading or block of one) shown in place.
-        case embed(WikiLink)
+        indirect case embed(WikiLink)
         case rule
     }
 

@@ -11,13 +11,13 @@ public struct Block: Sendable, Hashable, Codable {
     }
 
     /// The kinds of block.
-    public indirect enum Content: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
         /// A paragraph of inline spans.
         case paragraph([Span])
         /// A bullet, ordered or task list.
         case list(List)
         /// An Obsidian callout: `> [!warning] Title`.
-        case callout(Callout)
+        indirect case callout(Callout)
         /// A block quote.
         case quote([Block])
         /// A code block, shown verbatim.
@@ -25,9 +25,9 @@ public struct Block: Sendable, Hashable, Codable {
         /// A table with a header row.
         case table(Table)
         /// An image, from the bundle's assets or a URL.
-        case image(Image)
+        indirect case image(Image)
         /// Another note, or a section or block of one, shown in place (Obsidian's `![[Note]]`).
-        case embed(Embed)
+        indirect case embed(Embed)
         /// A thematic break.
         case rule
     }

@@ -1,5 +1,5 @@
 /// A run of inline text, as an app renders it without a markdown parser.
-public indirect enum Span: Sendable, Hashable {
+public enum Span: Sendable, Hashable {
     /// Plain text.
     case text(String)
     /// Strong emphasis.
@@ -13,7 +13,7 @@ public indirect enum Span: Sendable, Hashable {
     /// Inline code, shown verbatim.
     case code(String)
     /// A link to another document or to a URL.
-    case link(LinkTarget, [Span])
+    indirect case link(LinkTarget, [Span])
     /// An Obsidian `#tag`, without the `#`.
     case tag(String)
     /// A hard line break.
