@@ -407,6 +407,7 @@ public struct Compiler: Sendable {
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
             pages: pages,
             assets: assets, cache: cache, origins: origins)
+        site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
         // Without a way to tell this program from the next, pages are always rendered.
         if sink.recordsInputs, let linkSurface, let program {
             site.inputSources = SiteBuilder.InputSources(

@@ -118,7 +118,9 @@ struct Build: ParsableCommand {
             let each = Int((time.seconds / Double(time.renders) * 1e6).rounded())
             progress.detail(
                 "templates", seconds: time.seconds,
-                "of CPU, \(ProgressLine.grouped(time.renders)) pages at \(each) µs, header and footer rendered "
+                "of CPU, \(ProgressLine.grouped(time.renders)) pages at \(each) µs "
+                    + "(\(ProgressLine.grouped(time.skeletonPages)) from \(ProgressLine.grouped(time.skeletons)) "
+                    + "skeletons), header and footer rendered "
                     + "\(ProgressLine.grouped(time.partRenders)) times (in rendering, summed over threads)")
         }
         if compilation.failed { progress.finish() } else { progress.clear() }

@@ -1,8 +1,12 @@
 import Foundation
 import LockerKit
 
-/// Builds what each template sees, and renders it: the values are plain strings, escaped by
-/// Mustache's `{{…}}`; the only HTML passed through `{{{…}}}` comes from ``HTMLRenderer``.
+/// Builds what each template sees, and renders it. Objects are `[String: Any]` and lists
+/// `[[String: Any]]`, `[Any]` or `[String]` (``TemplateValue``): the chrome and the skeletons
+/// read them without casts, and a value of another type renders its page without a skeleton.
+///
+/// The values are plain strings, escaped by Mustache's `{{…}}`; the only HTML passed through
+/// `{{{…}}}` comes from ``HTMLRenderer``.
 struct PageContext {
     var builder: SiteBuilder
     /// The site icon, relative to the site root.
@@ -11,12 +15,16 @@ struct PageContext {
     var stylePath: String
     /// The header and footer, rendered once for each set of values they show.
     let chrome: SiteChrome
+    /// The pages of one shape, rendered from one render of their template.
+    let skeletons: PageSkeletons
 
     init(builder: SiteBuilder, iconPath: String, stylePath: String) {
         self.builder = builder
         self.iconPath = iconPath
         self.stylePath = stylePath
         chrome = SiteChrome(templates: builder.templates)
+        skeletons = PageSkeletons(
+            sources: builder.templates.sources, enabled: builder.pageSkeletons, clock: builder.templateClock)
     }
 
     private var config: VaultConfig { builder.config }
@@ -118,7 +126,7 @@ struct PageContext {
         }
         context["hasLanguages"] = ordered.count > 1
         context["hasNav"] = !builder.documentKinds.isEmpty
-        let apps = builder.landingPages(in: route.locale).map { page in
+        let apps = builder.landingPages(in: route.locale).map { page -> [String: Any] in
             ["name": page.app.name, "href": here(page.path), "current": page.path == route.path]
         }
         context["apps"] = apps.count > 1 ? ["items": apps] as [String: Any] : false
@@ -141,10 +149,15 @@ struct PageContext {
     private func render(_ template: String, _ context: [String: Any]) throws -> String {
         var context = context
         for part in SiteChrome.parts {
-            // `false` when the layout is to include the template itself.
-            context[part.key] = chrome.html(part, context: context, clock: builder.templateClock) ?? false
+            // `false` when the layout is to include the template itself: then a skeleton holds
+            // the header and footer too, and they need no renders of their own.
+            let html = skeletons.enabled ? nil : chrome.html(part, context: context, clock: builder.templateClock)
+            context[part.key] = html ?? false
         }
-        guard let html = builder.templateClock.time({ builder.templates.render(template, context) }) else {
+        let html = builder.templateClock.time {
+            skeletons.render(template, context) { builder.templates.render(template, $0) }
+        }
+        guard let html else {
             throw LockerError.io("the site has no template named '\(template)'")
         }
         return html
@@ -212,7 +225,7 @@ struct PageContext {
         if let faq = page.faq {
             context["faq"] = [
                 "title": faq.title,
-                "items": faq.items.map { ["question": $0.question, "answer": $0.answer] },
+                "items": faq.items.map { item -> [String: Any] in ["question": item.question, "answer": item.answer] },
             ]
         }
         if let action = page.callToAction {
@@ -316,10 +329,10 @@ struct PageContext {
     private func toc(_ sections: [(title: String, anchor: String)]) -> Any {
         guard sections.count >= 3 else { return false }
         return [
-            "items": sections.map {
-                ["title": $0.title, "href": Self.relativeWithAnchor(from: "", to: "#" + $0.anchor)]
+            "items": sections.map { section -> [String: Any] in
+                ["title": section.title, "href": Self.relativeWithAnchor(from: "", to: "#" + section.anchor)]
             }
-        ]
+        ] as [String: Any]
     }
 
     // MARK: Indexes
@@ -356,7 +369,7 @@ struct PageContext {
         var context = common(
             route: route, title: config.title ?? "Locker", description: nil, canonical: route.path,
             alternates: alternates, image: nil)
-        context["kinds"] = kinds.map { kind, path in
+        context["kinds"] = kinds.map { kind, path -> [String: Any] in
             ["title": words.title(of: kind.rawValue), "href": SiteBuilder.relative(from: route.path, to: path)]
         }
         return try render("home", context)

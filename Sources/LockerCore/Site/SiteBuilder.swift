@@ -28,6 +28,9 @@ struct SiteBuilder {
     let documentKinds: [ContentKind]
     /// What the pages' inputs are worked out from, when the output records them (``PageInputs``).
     var inputSources: InputSources?
+    /// Whether pages of one shape are rendered from one render of their template
+    /// (``PageSkeletons``); `LOCKER_PAGE_SKELETONS=off` renders every page itself.
+    var pageSkeletons = true
     /// The time the templates take, for `--timings`.
     let templateClock = TemplateClock()
 

@@ -164,48 +164,36 @@ final class SiteChrome: @unchecked Sendable {
 
     /// Appends a value of a page's context to a key that tells it from any other value; false
     /// for a value of a kind a context does not hold.
-    ///
-    /// The kind is told by the value's exact type before any cast: a cast that fails (a list
-    /// taken for a `Bool`) tries Foundation's bridging first, and that was most of a page's key.
     private static func append(_ value: Any, to key: inout String) -> Bool {
-        let kind = ObjectIdentifier(type(of: value))
-        if kind == Kinds.string, let text = value as? String {
+        switch TemplateValue(value) {
+        case .text(let text):
             key += "s\(text.utf8.count):"
             key += text
-        } else if kind == Kinds.bool, let flag = value as? Bool {
+        case .flag(let flag):
             key += flag ? "t" : "f"
-        } else if kind == Kinds.strings, let strings = value as? TemplateStrings {
+        case .strings(let strings):
             // The words follow from the locale.
             key += "w\(strings.locale.utf8.count):"
             key += strings.locale
-        } else if kind == Kinds.int, let number = value as? Int {
+        case .number(let number):
             key += "i\(number);"
-        } else if kind == Kinds.dictionary, let dictionary = value as? [String: Any] {
-            key += "{\(dictionary.count):"
-            for name in dictionary.keys.sorted(by: { $0.utf8Precedes($1) }) {
+        case .object(let object):
+            key += "{\(object.count):"
+            for name in TemplateValue.names(of: object) {
                 key += "\(name.utf8.count):"
                 key += name
-                guard let element = dictionary[name], append(element, to: &key) else { return false }
+                guard let element = object[name], append(element, to: &key) else { return false }
             }
-        } else if kind == Kinds.dictionaries, let list = value as? [[String: Any]] {
+        case .objects(let list):
             return appendList(list, to: &key)
-        } else if kind == Kinds.list, let list = value as? [Any] {
+        case .list(let list):
             return appendList(list, to: &key)
-        } else {
+        case .texts(let list):
+            return appendList(list, to: &key)
+        case nil:
             return false
         }
         return true
-    }
-
-    /// The types a page's context holds, by identity.
-    private enum Kinds {
-        static let string = ObjectIdentifier(String.self)
-        static let bool = ObjectIdentifier(Bool.self)
-        static let strings = ObjectIdentifier(TemplateStrings.self)
-        static let int = ObjectIdentifier(Int.self)
-        static let dictionary = ObjectIdentifier([String: Any].self)
-        static let dictionaries = ObjectIdentifier([[String: Any]].self)
-        static let list = ObjectIdentifier([Any].self)
     }
 
     private static func appendList<Element>(_ list: [Element], to key: inout String) -> Bool {

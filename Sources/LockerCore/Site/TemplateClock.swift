@@ -8,6 +8,8 @@ final class TemplateClock: @unchecked Sendable {
     private var nanoseconds: UInt64 = 0
     private var renders = 0
     private var partRenders = 0
+    private var skeletons = 0
+    private var skeletonPages = 0
 
     /// Runs `body` and adds the time it took; `counting` it as a page's render, or not (a part
     /// of a page, rendered on its own).
@@ -23,11 +25,21 @@ final class TemplateClock: @unchecked Sendable {
         return try body()
     }
 
+    /// Counts a page rendered from a skeleton (``PageSkeletons``), and the skeleton when it was
+    /// made for the page.
+    func countSkeletonPage(made: Bool) {
+        lock.lock()
+        skeletonPages += 1
+        if made { skeletons += 1 }
+        lock.unlock()
+    }
+
     /// The time taken so far, in seconds of CPU summed over threads, and how many renders took it.
     var total: TemplateTime {
         lock.lock()
         defer { lock.unlock() }
-        return TemplateTime(seconds: Double(nanoseconds) / 1e9, renders: renders, partRenders: partRenders)
+        return TemplateTime(seconds: Double(nanoseconds) / 1e9, renders: renders, partRenders: partRenders, skeletons: skeletons,
+            skeletonPages: skeletonPages)
     }
 }
 
@@ -39,4 +51,8 @@ public struct TemplateTime: Sendable, Equatable {
     /// Parts of pages rendered on their own (``SiteChrome``'s header and footer): few when
     /// pages share them.
     public var partRenders: Int = 0
+    /// Skeletons made: the pages of one shape are rendered from one (``PageSkeletons``).
+    public var skeletons: Int = 0
+    /// Pages rendered from skeletons, of ``renders``.
+    public var skeletonPages: Int = 0
 }

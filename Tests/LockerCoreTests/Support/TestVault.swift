@@ -21,8 +21,10 @@ struct TestVault {
         try data.write(to: url)
     }
 
-    func compile(strict: Bool = false) throws -> Compilation {
-        try Compiler(vault: root, strict: strict, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
+    func compile(strict: Bool = false, environment: [String: String] = [:]) throws -> Compilation {
+        try Compiler(
+            vault: root, strict: strict, environment: environment.merging(["SOURCE_DATE_EPOCH": "0"]) { $1 }
+        ).compile()
     }
 
     /// Every diagnostic, printed as `locker check` prints them, for failure messages.
