@@ -11,19 +11,25 @@ import Foundation
 /// out escaped. Mustache looks each tag's name up through the context with several dynamic
 /// casts, about a microsecond a tag; a page from a skeleton is a copy.
 ///
-/// A marker is `U+FDD0`, the string's number, `&`, `U+FDD1`: two noncharacters, which Unicode
-/// keeps for a program's own use, around an ampersand that escaping turns into `&amp;`. An empty
-/// string stays empty, and the marker of a string that ends in a line break ends in one: a
-/// partial's indentation goes before output that is not empty, after a line break.
+/// A marker is `U+FDD0`, the string's number, `&'`, `U+FDD1`: two noncharacters, which Unicode
+/// keeps for a program's own use, around an ampersand and an apostrophe, which escaping turns
+/// into `&amp;&#39;`. A marker that comes out otherwise was printed some other way: inside a
+/// list or an object that `{{list}}` prints as Swift writes it, quoting its strings and putting
+/// a backslash before an apostrophe. Then there is no skeleton of that shape, and its pages are
+/// rendered as they are. An empty string stays empty, and the marker of a string that ends in a
+/// line break ends in one: a partial's indentation goes before output that is not empty, after a
+/// line break.
 ///
 /// Where a skeleton could not stand for its pages, every page is rendered as it is. That is a
 /// template that transforms a value (`{{uppercased(title)}}` of a marker is not of the text),
-/// picks a partial by a value (`{{>*name}}`), sets a content type (`{{%…}}`), changes its
-/// delimiters, has a tag that is not whole or holds a marker's noncharacter in its own text;
-/// and a context with a value of a kind ``TemplateValue`` does not know.
+/// picks a partial or a parent by a value (`{{>*name}}`, `{{<*name}}`), sets a content type
+/// (`{{%…}}`), changes its delimiters, has a tag that is not whole or holds a marker's
+/// noncharacter in its own text; a context with a value of a kind ``TemplateValue`` does not
+/// know; and a string that ends in a carriage return or is a line feed alone, which could make
+/// one character with the text next to it (`\r\n`), as a marker would not.
 final class PageSkeletons: @unchecked Sendable {
-    /// How many skeletons are kept for one template: past that, pages of new shapes are
-    /// rendered as they are.
+    /// How many shapes are kept for one template: past that, pages of new shapes are rendered
+    /// as they are, without a skeleton.
     static let capacity = 512
     /// The most strings a page can have to be rendered from a skeleton: a page with more (the
     /// index of a large vault) is one of a kind, and its skeleton would only be thrown away.
@@ -46,8 +52,9 @@ final class PageSkeletons: @unchecked Sendable {
     let enabled: Bool
     private let clock: TemplateClock
     private let lock = NSLock()
-    /// Each template's skeletons, by the shape of the context they were rendered from.
-    private var skeletons: [String: [String: Skeleton]] = [:]
+    /// Each template's skeletons, by the shape of the context they were rendered from; nil for
+    /// a shape that has none (its markers did not come out as markers).
+    private var skeletons: [String: [String: Skeleton?]] = [:]
 
     init(sources: [String: String], enabled: Bool = true, clock: TemplateClock) {
         self.enabled = enabled && Self.canStandFor(sources)
@@ -65,22 +72,27 @@ final class PageSkeletons: @unchecked Sendable {
         }
         lock.lock()
         let known = skeletons[template]?[key]
+        let full = skeletons[template]?.count ?? 0 >= Self.capacity
         lock.unlock()
-        if let known, let html = Self.fill(known, with: strings) {
+        switch known {
+        case .some(.some(let skeleton)):
+            guard let html = Self.fill(skeleton, with: strings) else { return render(context) }
             clock.countSkeletonPage(made: false)
             return html
+        case .some(.none):
+            return render(context)
+        case .none:
+            if full { return render(context) }
         }
 
         var next = 0
         guard let marked = render(Self.marked(context, next: &next)) else { return nil }
-        guard let skeleton = Self.skeleton(of: marked, strings: strings), let html = Self.fill(skeleton, with: strings)
-        else {
-            return render(context)
-        }
-        clock.countSkeletonPage(made: true)
+        let skeleton = Self.skeleton(of: marked, strings: strings)
         lock.lock()
         if skeletons[template, default: [:]].count < Self.capacity { skeletons[template, default: [:]][key] = skeleton }
         lock.unlock()
+        guard let skeleton, let html = Self.fill(skeleton, with: strings) else { return render(context) }
+        clock.countSkeletonPage(made: true)
         return html
     }
 
@@ -92,14 +104,45 @@ final class PageSkeletons: @unchecked Sendable {
     static let markerEnd: [UInt8] = [0xEF, 0xB7, 0x91]
 
     /// Whether a skeleton stands for its pages with these templates (see the type's summary).
+    ///
+    /// Mustache finds its tags by characters; here the text is read by bytes, from every `{{`
+    /// to the next `}}`, which finds every tag Mustache would and perhaps more (a `{` joined to
+    /// the character before it): what could be a transform, a dynamic name, a pragma or a
+    /// change of delimiters is taken to be one.
     static func canStandFor(_ sources: [String: String]) -> Bool {
         sources.values.allSatisfy { text in
-            guard !text.contains("{{%"), !text.containsBytes(String(decoding: markerStart, as: UTF8.self)), let tags = SiteChrome.tags(in: text)
+            guard !text.containsBytes(String(decoding: markerStart, as: UTF8.self)), SiteChrome.tags(in: text) != nil
             else { return false }
-            return !tags.contains { tag in
-                tag.name.contains("(") || tag.name.contains(")") || (tag.kind == ">" && tag.name.hasPrefix("*"))
+            return tagContents(text).allSatisfy { tag in
+                var name = tag.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                if let sigil = name.first, [UInt8(ascii: "="), UInt8(ascii: "%")].contains(sigil) { return false }
+                if let sigil = name.first, [UInt8(ascii: ">"), UInt8(ascii: "<")].contains(sigil) {
+                    name = name.dropFirst().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == 0x0A || $0 == 0x0D }
+                    if name.first == UInt8(ascii: "*") { return false }
+                }
+                return !tag.contains(UInt8(ascii: "(")) && !tag.contains(UInt8(ascii: ")"))
             }
         }
+    }
+
+    /// The bytes between each `{{` and the `}}` after it.
+    static func tagContents(_ text: String) -> [ArraySlice<UInt8>] {
+        let bytes = Array(text.utf8)
+        var contents: [ArraySlice<UInt8>] = []
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{") else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "}") && bytes[end + 1] == UInt8(ascii: "}")) {
+                end += 1
+            }
+            contents.append(bytes[(index + 2)..<min(end, bytes.count)])
+            index = end + 2
+        }
+        return contents
     }
 
     // MARK: Shapes
@@ -112,6 +155,11 @@ final class PageSkeletons: @unchecked Sendable {
             if text.isEmpty {
                 key += "e"
             } else {
+                // A carriage return at the end, or a line feed alone, could join the text
+                // beside it into one character (`\r\n`), which a marker would not.
+                guard text.utf8.last != UInt8(ascii: "\r"), !text.utf8.elementsEqual([UInt8(ascii: "\n")]) else {
+                    return false
+                }
                 key += endsInLineBreak(text) ? "n" : "s"
                 strings.append(text)
             }
@@ -181,7 +229,7 @@ final class PageSkeletons: @unchecked Sendable {
     private static func marked(text: String, next: inout Int) -> String {
         guard !text.isEmpty else { return text }
         defer { next += 1 }
-        var marker = markerStart + Array("\(next)&".utf8) + markerEnd
+        var marker = markerStart + Array("\(next)&'".utf8) + markerEnd
         if endsInLineBreak(text) { marker.append(UInt8(ascii: "\n")) }
         return String(decoding: marker, as: UTF8.self)
     }
@@ -203,7 +251,8 @@ final class PageSkeletons: @unchecked Sendable {
         let bytes = Array(marked.utf8)
         let start = markerStart
         let end = markerEnd
-        let escapedAmpersand = Array("&amp;".utf8)
+        let escapedMiddle = Array("&amp;&#39;".utf8)
+        let rawMiddle = Array("&'".utf8)
         var parts: [String] = []
         var slots: [Slot] = []
         var partStart = 0
@@ -222,11 +271,11 @@ final class PageSkeletons: @unchecked Sendable {
                 digits += 1
             }
             guard digits > 0, number < strings.count else { return nil }
-            let escaped = bytes[cursor...].starts(with: escapedAmpersand)
+            let escaped = bytes[cursor...].starts(with: escapedMiddle)
             if escaped {
-                cursor += escapedAmpersand.count
-            } else if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "&") {
-                cursor += 1
+                cursor += escapedMiddle.count
+            } else if bytes[cursor...].starts(with: rawMiddle) {
+                cursor += rawMiddle.count
             } else {
                 return nil
             }
