@@ -91,7 +91,8 @@ import Testing
         for text in [
             "{{uppercased(title)}}", "{{#reversed(list)}}{{/reversed(list)}}", "{{>*name}}", "{{% CONTENT_TYPE: TEXT }}",
             "{{=<% %>=}}", "{{open", "icon \(Self.start) font", "{{<*kind}}{{/*kind}}", "{{< *kind}}{{/*kind}}",
-            "{{> \n*name}}", "\u{600}{{! {{f(x)}}",
+            "{{> \n*name}}", "\u{600}{{! {{f(x)}}", "{{>\u{A0}*kind}}", "{{<\u{0C}*kind}}{{/*kind}}",
+            "\u{600}{{! {{>*name}}", "\u{600}{{! {{% CONTENT_TYPE: HTML }}", "\u{600}{{! {{=<% %>=}}",
         ] {
             #expect(!PageSkeletons.canStandFor(["page": "<p>{{title}}</p>", "other": text]), "\(text)")
         }
@@ -136,6 +137,8 @@ import Testing
         // Printed inside a list, as Swift writes one: the apostrophe after a backslash.
         #expect(PageSkeletons.skeleton(of: "[\"\(start)0&\\'\(end)\"]", strings: found) == nil)
         #expect(PageSkeletons.skeleton(of: "[&quot;\(start)0&amp;\\&#39;\(end)&quot;]", strings: found) == nil)
+        // What is left of a marker changed some other way.
+        #expect(PageSkeletons.skeleton(of: "x\(end)y", strings: found) == nil)
         #expect(PageSkeletons.skeleton(of: "\(start)\(numberOfY)&'\(end)", strings: found) == nil, "the line break is missing")
         #expect(PageSkeletons.endsInLineBreak("a\n"))
         #expect(!PageSkeletons.endsInLineBreak("a\r\n"))

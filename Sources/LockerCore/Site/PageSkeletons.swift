@@ -105,42 +105,41 @@ final class PageSkeletons: @unchecked Sendable {
 
     /// Whether a skeleton stands for its pages with these templates (see the type's summary).
     ///
-    /// Mustache finds its tags by characters; here the text is read by bytes, from every `{{`
-    /// to the next `}}`, which finds every tag Mustache would and perhaps more (a `{` joined to
-    /// the character before it): what could be a transform, a dynamic name, a pragma or a
-    /// change of delimiters is taken to be one.
+    /// Mustache finds its tags by characters; here the text is read by bytes, at every `{{`,
+    /// even one inside what another `{{` would start, up to the next `}}`. That finds every tag
+    /// Mustache would and perhaps more (a `{` joined to the character before it, a tag inside a
+    /// comment), so what could be a transform, a dynamic name, a pragma or a change of
+    /// delimiters is taken to be one: a `(` or `)` anywhere in a tag, a `*` anywhere in a
+    /// partial or a parent (Mustache skips any white space before the name, not only ASCII's),
+    /// a tag that starts with `=` or `%`.
     static func canStandFor(_ sources: [String: String]) -> Bool {
         sources.values.allSatisfy { text in
             guard !text.containsBytes(String(decoding: markerStart, as: UTF8.self)), SiteChrome.tags(in: text) != nil
             else { return false }
             return tagContents(text).allSatisfy { tag in
-                var name = tag.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                if let sigil = name.first, [UInt8(ascii: "="), UInt8(ascii: "%")].contains(sigil) { return false }
-                if let sigil = name.first, [UInt8(ascii: ">"), UInt8(ascii: "<")].contains(sigil) {
-                    name = name.dropFirst().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == 0x0A || $0 == 0x0D }
-                    if name.first == UInt8(ascii: "*") { return false }
+                let sigil = tag.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+                if let sigil, [UInt8(ascii: "="), UInt8(ascii: "%")].contains(sigil) { return false }
+                if let sigil, [UInt8(ascii: ">"), UInt8(ascii: "<")].contains(sigil), tag.contains(UInt8(ascii: "*")) {
+                    return false
                 }
                 return !tag.contains(UInt8(ascii: "(")) && !tag.contains(UInt8(ascii: ")"))
             }
         }
     }
 
-    /// The bytes between each `{{` and the `}}` after it.
+    /// The bytes from each `{{` (every one: `{{{` holds two) to the next `}}`, or to the end.
     static func tagContents(_ text: String) -> [ArraySlice<UInt8>] {
         let bytes = Array(text.utf8)
         var contents: [ArraySlice<UInt8>] = []
         var index = 0
         while index + 1 < bytes.count {
-            guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{") else {
-                index += 1
-                continue
-            }
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{") else { continue }
             var end = index + 2
             while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "}") && bytes[end + 1] == UInt8(ascii: "}")) {
                 end += 1
             }
-            contents.append(bytes[(index + 2)..<min(end, bytes.count)])
-            index = end + 2
+            contents.append(bytes[min(index + 2, bytes.count)..<max(min(end, bytes.count), min(index + 2, bytes.count))])
         }
         return contents
     }
@@ -291,6 +290,9 @@ final class PageSkeletons: @unchecked Sendable {
             partStart = cursor
         }
         parts.append(String(decoding: bytes[partStart...], as: UTF8.self))
+        // What is left of a marker that came out some other way.
+        let endText = String(decoding: end, as: UTF8.self)
+        guard !parts.contains(where: { $0.containsBytes(endText) }) else { return nil }
         return Skeleton(parts: parts, slots: slots)
     }
 
