@@ -424,12 +424,13 @@ public struct Compiler: Sendable {
             for (offset, document) in documents.enumerated() where document.kind == .guide {
                 guideFiles[document.source] = (document.indexEntry, layout.documentFiles[offset])
             }
-            let entries = notes.indices.map { noteIndex -> NoteRecord.Entry in
+            let (guides, notes, fileStamps, parseDiagnostics) = (guideFiles, notes, fileStamps, parseDiagnostics)
+            let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
                 var entry = NoteRecord.Entry(
                     path: note.path, stamp: fileStamps[note.path].flatMap { $0.changedSeconds < settled ? $0 : nil },
                     sha256: currentHashes[noteIndex])
-                if note.kind == .guide, let (indexEntry, file) = guideFiles[note.path] {
+                if note.kind == .guide, let (indexEntry, file) = guides[note.path] {
                     let result = built[noteIndex]
                     entry.guide = NoteRecord.KeptGuide(
                         id: note.id, idPosition: note.idPosition, locale: note.locale,

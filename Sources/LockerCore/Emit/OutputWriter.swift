@@ -268,14 +268,22 @@ public enum OutputWriter {
         var inputs: String?
     }
 
-    /// The marker of a build of these files.
+    /// The marker of a build of these files: its lines are written on every core, a run of
+    /// files each, one after the other.
     static func markerText(_ files: [String: RecordedFile]) -> Data {
-        var text = markerHeading + markerFormat
-        for path in files.keys.sorted(by: { $0.utf8Precedes($1) }) {
-            guard let entry = files[path] else { continue }
-            text += "\(entry.sha256) \(entry.stamp ?? "-") \(entry.inputs ?? "-") \(path)\n"
+        let paths = files.keys.sorted(by: { $0.utf8Precedes($1) })
+        let runs = stride(from: 0, to: paths.count, by: 2048).map { $0..<min($0 + 2048, paths.count) }
+        var data = Data((markerHeading + markerFormat).utf8)
+        let parts = Compiler.parallelMap(runs) { run in
+            var text = ""
+            for path in paths[run] {
+                guard let entry = files[path] else { continue }
+                text += "\(entry.sha256) \(entry.stamp ?? "-") \(entry.inputs ?? "-") \(path)\n"
+            }
+            return text
         }
-        return Data(text.utf8)
+        for part in parts { data.append(contentsOf: part.utf8) }
+        return data
     }
 
     /// A build record as the record file holds it.
@@ -302,15 +310,26 @@ public enum OutputWriter {
             fields = 3
         }
         files.reserveCapacity(lines.count)
-        func text(_ field: ArraySlice<UInt8>) -> String? {
+        @Sendable func text(_ field: ArraySlice<UInt8>) -> String? {
             field.elementsEqual([UInt8(ascii: "-")]) ? nil : String(decoding: field, as: UTF8.self)
         }
-        while let line = lines.popFirst() {
-            let parts = line.split(separator: 0x20, maxSplits: fields - 1, omittingEmptySubsequences: false)
-            guard parts.count == fields else { continue }
-            files[String(decoding: parts[fields - 1], as: UTF8.self)] = RecordedFile(
-                sha256: String(decoding: parts[0], as: UTF8.self), stamp: text(parts[1]),
-                inputs: fields == 4 ? text(parts[2]) : nil)
+        // The lines are read on every core, a run each; a later line of a path wins, as before.
+        let all = Array(lines)
+        let runs = stride(from: 0, to: all.count, by: 2048).map { $0..<min($0 + 2048, all.count) }
+        let read = Compiler.parallelMap(runs) { run in
+            all[run].compactMap { line -> (String, RecordedFile)? in
+                let parts = line.split(separator: 0x20, maxSplits: fields - 1, omittingEmptySubsequences: false)
+                guard parts.count == fields else { return nil }
+                return (
+                    String(decoding: parts[fields - 1], as: UTF8.self),
+                    RecordedFile(
+                        sha256: String(decoding: parts[0], as: UTF8.self), stamp: text(parts[1]),
+                        inputs: fields == 4 ? text(parts[2]) : nil)
+                )
+            }
+        }
+        for entries in read {
+            for (path, file) in entries { files[path] = file }
         }
         return files
     }

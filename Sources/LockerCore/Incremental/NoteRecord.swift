@@ -65,23 +65,39 @@ struct NoteRecord: Sendable {
         var bundleSize: Int
     }
 
-    /// The record's bytes.
+    /// The record's bytes: the notes' entries are written on every core, a run of notes each,
+    /// one after the other.
     var encoded: Data {
         var writer = RecordWriter()
         writer.write(program)
         writer.write(config)
         writer.write(linkSurface)
         writer.write(UInt64(notes.count))
+        let notes = self.notes
+        let runs = stride(from: 0, to: notes.count, by: Self.run).map { $0..<min($0 + Self.run, notes.count) }
+        var data = Data(Self.format.utf8)
+        data.append(contentsOf: writer.bytes)
+        for bytes in Compiler.parallelMap(runs, { run in Self.encoded(notes[run]) }) { data.append(contentsOf: bytes) }
+        return data
+    }
+
+    /// How many notes' entries one core writes at a time.
+    private static let run = 1024
+
+    /// The entries of some notes, in order.
+    private static func encoded(_ notes: ArraySlice<Entry>) -> [UInt8] {
+        var writer = RecordWriter()
         for note in notes {
             writer.write(note.path)
             writer.write(note.sha256)
             writer.write(note.stamp != nil)
             if let stamp = note.stamp {
-                for value in [stamp.size, Int64(bitPattern: stamp.inode), stamp.modifiedSeconds]
-                    + [stamp.modifiedNanoseconds, stamp.changedSeconds, stamp.changedNanoseconds]
-                {
-                    writer.write(value)
-                }
+                writer.write(stamp.size)
+                writer.write(Int64(bitPattern: stamp.inode))
+                writer.write(stamp.modifiedSeconds)
+                writer.write(stamp.modifiedNanoseconds)
+                writer.write(stamp.changedSeconds)
+                writer.write(stamp.changedNanoseconds)
             }
             writer.write(note.guide != nil)
             guard let guide = note.guide else { continue }
@@ -117,7 +133,7 @@ struct NoteRecord: Sendable {
             writer.write(guide.bundleSHA256)
             writer.write(guide.bundleSize)
         }
-        return Data(Self.format.utf8) + Data(writer.bytes)
+        return writer.bytes
     }
 
     /// The record in `bytes`; nil when they are not a whole record of this format.
