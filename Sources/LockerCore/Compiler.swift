@@ -590,6 +590,12 @@ public struct Compiler: Sendable {
     /// the worker threads' caches of dispatched work made that happen after most vault inputs.
     @TaskLocal static var onOneThread = false
 
+    /// `0..<count` cut into runs of `length` (the last one shorter): work for ``parallelMap(_:_:)``
+    /// in pieces larger than one item each.
+    static func runs(of count: Int, length: Int) -> [Range<Int>] {
+        stride(from: 0, to: count, by: length).map { $0..<min($0 + length, count) }
+    }
+
     /// Maps in parallel on every core, keeping the order of the input.
     static func parallelMap<Input: Sendable, Output: Sendable>(
         _ inputs: [Input], _ transform: @Sendable (Input) -> Output

@@ -272,9 +272,8 @@ public enum OutputWriter {
     /// files each, one after the other.
     static func markerText(_ files: [String: RecordedFile]) -> Data {
         let paths = files.keys.sorted(by: { $0.utf8Precedes($1) })
-        let runs = stride(from: 0, to: paths.count, by: 2048).map { $0..<min($0 + 2048, paths.count) }
         var data = Data((markerHeading + markerFormat).utf8)
-        let parts = Compiler.parallelMap(runs) { run in
+        let parts = Compiler.parallelMap(Compiler.runs(of: paths.count, length: 2048)) { run in
             var text = ""
             for path in paths[run] {
                 guard let entry = files[path] else { continue }
@@ -315,8 +314,7 @@ public enum OutputWriter {
         }
         // The lines are read on every core, a run each; a later line of a path wins, as before.
         let all = Array(lines)
-        let runs = stride(from: 0, to: all.count, by: 2048).map { $0..<min($0 + 2048, all.count) }
-        let read = Compiler.parallelMap(runs) { run in
+        let read = Compiler.parallelMap(Compiler.runs(of: all.count, length: 2048)) { run in
             all[run].compactMap { line -> (String, RecordedFile)? in
                 let parts = line.split(separator: 0x20, maxSplits: fields - 1, omittingEmptySubsequences: false)
                 guard parts.count == fields else { return nil }

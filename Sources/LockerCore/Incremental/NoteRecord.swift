@@ -74,15 +74,13 @@ struct NoteRecord: Sendable {
         writer.write(linkSurface)
         writer.write(UInt64(notes.count))
         let notes = self.notes
-        let runs = stride(from: 0, to: notes.count, by: Self.run).map { $0..<min($0 + Self.run, notes.count) }
         var data = Data(Self.format.utf8)
         data.append(contentsOf: writer.bytes)
-        for bytes in Compiler.parallelMap(runs, { run in Self.encoded(notes[run]) }) { data.append(contentsOf: bytes) }
+        for bytes in Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024), { Self.encoded(notes[$0]) }) {
+            data.append(contentsOf: bytes)
+        }
         return data
     }
-
-    /// How many notes' entries one core writes at a time.
-    private static let run = 1024
 
     /// The entries of some notes, in order.
     private static func encoded(_ notes: ArraySlice<Entry>) -> [UInt8] {

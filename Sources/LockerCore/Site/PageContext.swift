@@ -13,18 +13,19 @@ struct PageContext {
     var iconPath: String
     /// The style sheet, relative to the site root.
     var stylePath: String
-    /// The header and footer, rendered once for each set of values they show.
-    let chrome: SiteChrome
     /// The pages of one shape, rendered from one render of their template.
     let skeletons: PageSkeletons
+    /// The header and footer, rendered once for each set of values they show; nil when pages
+    /// come from skeletons, which hold the header and footer too.
+    let chrome: SiteChrome?
 
     init(builder: SiteBuilder, iconPath: String, stylePath: String) {
         self.builder = builder
         self.iconPath = iconPath
         self.stylePath = stylePath
-        chrome = SiteChrome(templates: builder.templates)
         skeletons = PageSkeletons(
             sources: builder.templates.sources, enabled: builder.pageSkeletons, clock: builder.templateClock)
+        chrome = skeletons.enabled ? nil : SiteChrome(templates: builder.templates)
     }
 
     private var config: VaultConfig { builder.config }
@@ -149,10 +150,8 @@ struct PageContext {
     private func render(_ template: String, _ context: [String: Any]) throws -> String {
         var context = context
         for part in SiteChrome.parts {
-            // `false` when the layout is to include the template itself: then a skeleton holds
-            // the header and footer too, and they need no renders of their own.
-            let html = skeletons.enabled ? nil : chrome.html(part, context: context, clock: builder.templateClock)
-            context[part.key] = html ?? false
+            // `false` when the layout is to include the template itself.
+            context[part.key] = chrome?.html(part, context: context, clock: builder.templateClock) ?? false
         }
         let html = builder.templateClock.time {
             skeletons.render(template, context) { builder.templates.render(template, $0) }

@@ -102,6 +102,8 @@ final class PageSkeletons: @unchecked Sendable {
     /// do not take noncharacters).
     static let markerStart: [UInt8] = [0xEF, 0xB7, 0x90]
     static let markerEnd: [UInt8] = [0xEF, 0xB7, 0x91]
+    private static let markerStartText = String(decoding: markerStart, as: UTF8.self)
+    private static let markerEndText = String(decoding: markerEnd, as: UTF8.self)
 
     /// Whether a skeleton stands for its pages with these templates (see the type's summary).
     ///
@@ -114,7 +116,7 @@ final class PageSkeletons: @unchecked Sendable {
     /// a tag that starts with `=` or `%`.
     static func canStandFor(_ sources: [String: String]) -> Bool {
         sources.values.allSatisfy { text in
-            guard !text.containsBytes(String(decoding: markerStart, as: UTF8.self)), SiteChrome.tags(in: text) != nil
+            guard !text.containsBytes(markerStartText), SiteChrome.tags(in: text) != nil
             else { return false }
             return tagContents(text).allSatisfy { tag in
                 let sigil = tag.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
@@ -139,7 +141,8 @@ final class PageSkeletons: @unchecked Sendable {
             while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "}") && bytes[end + 1] == UInt8(ascii: "}")) {
                 end += 1
             }
-            contents.append(bytes[min(index + 2, bytes.count)..<max(min(end, bytes.count), min(index + 2, bytes.count))])
+            // `index + 2 <= end <= bytes.count`: the loop stops short of the last byte.
+            contents.append(bytes[(index + 2)..<end])
         }
         return contents
     }
@@ -291,8 +294,7 @@ final class PageSkeletons: @unchecked Sendable {
         }
         parts.append(String(decoding: bytes[partStart...], as: UTF8.self))
         // What is left of a marker that came out some other way.
-        let endText = String(decoding: end, as: UTF8.self)
-        guard !parts.contains(where: { $0.containsBytes(endText) }) else { return nil }
+        guard !parts.contains(where: { $0.containsBytes(markerEndText) }) else { return nil }
         return Skeleton(parts: parts, slots: slots)
     }
 

@@ -54,9 +54,15 @@ final class SiteChrome: @unchecked Sendable {
         for name in names {
             if let value = context[name] { values[name] = value }
         }
+        // The values' shape and their strings: the shape a skeleton is kept by, with the text.
         var key = ""
-        guard Self.append(values, to: &key) else {
+        var strings: [String] = []
+        guard PageSkeletons.shape(values, key: &key, strings: &strings) else {
             return clock.time(counting: false) { templates.render(part.template, values) }
+        }
+        for text in strings {
+            key += "\(text.utf8.count):"
+            key += text
         }
         lock.lock()
         let known = rendered[part.template]?[key]
@@ -160,44 +166,5 @@ final class SiteChrome: @unchecked Sendable {
             }
         }
         return false
-    }
-
-    /// Appends a value of a page's context to a key that tells it from any other value; false
-    /// for a value of a kind a context does not hold.
-    private static func append(_ value: Any, to key: inout String) -> Bool {
-        switch TemplateValue(value) {
-        case .text(let text):
-            key += "s\(text.utf8.count):"
-            key += text
-        case .flag(let flag):
-            key += flag ? "t" : "f"
-        case .strings(let strings):
-            // The words follow from the locale.
-            key += "w\(strings.locale.utf8.count):"
-            key += strings.locale
-        case .number(let number):
-            key += "i\(number);"
-        case .object(let object):
-            key += "{\(object.count):"
-            for name in TemplateValue.names(of: object) {
-                key += "\(name.utf8.count):"
-                key += name
-                guard let element = object[name], append(element, to: &key) else { return false }
-            }
-        case .objects(let list):
-            return appendList(list, to: &key)
-        case .list(let list):
-            return appendList(list, to: &key)
-        case .texts(let list):
-            return appendList(list, to: &key)
-        case nil:
-            return false
-        }
-        return true
-    }
-
-    private static func appendList<Element>(_ list: [Element], to key: inout String) -> Bool {
-        key += "[\(list.count):"
-        return list.allSatisfy { append($0, to: &key) }
     }
 }
