@@ -485,7 +485,7 @@ public struct Compiler: Sendable {
         }
         return Self.parallelMap(files) { file in
             defer { parsing.tick() }
-            let stamp = cache != nil || hashing ? known[file.url.path] ?? FileStamp(path: file.url.path) : nil
+            let stamp = cache != nil || hashing ? known[file.absolutePath] ?? FileStamp(path: file.absolutePath) : nil
             if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
                 let cached = cache.parses.lookup(
                     BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
@@ -498,7 +498,7 @@ public struct Compiler: Sendable {
             }
             let bytes: [UInt8]
             do {
-                bytes = try FileBytes.contents(of: file.url.path)
+                bytes = try FileBytes.contents(of: file.absolutePath)
             } catch {
                 return (
                     nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: file.path)], nil,

@@ -12,7 +12,10 @@ struct PreviewBuilder: Sendable {
     /// Builds the vault; returns what to serve and the report for the terminal.
     ///
     /// A failed build keeps serving the previous pages with the new problems over them.
-    func build(previous: PreviewSite?) -> (PreviewSite, String) {
+    ///
+    /// - Parameter fingerprint: the watcher's fingerprint that called for this build: its stamps
+    ///   of the vault's files stand in for a `stat` per note.
+    func build(previous: PreviewSite?, taking fingerprint: BuildFingerprint? = nil) -> (PreviewSite, String) {
         let start = DispatchTime.now().uptimeNanoseconds
         let generation = (previous?.generation ?? 0) + 1
         let compiler = Compiler(
@@ -27,7 +30,7 @@ struct PreviewBuilder: Sendable {
         // The files unsorted: the preview looks them up by path.
         let output = MemoryOutput()
         do {
-            compilation = try compiler.compile(into: output)
+            compilation = try compiler.compile(into: output, taking: fingerprint)
         } catch {
             let problem = "\(error)"
             return (failed(problems: [problem], summary: "the vault cannot be read"), "locker: \(problem)\n")

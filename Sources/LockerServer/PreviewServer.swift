@@ -56,7 +56,7 @@ public final class PreviewServer: Sendable {
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
         let builder = PreviewBuilder(options: options)
         let initial = BuildFingerprint.files(in: options.vault)
-        let (first, report) = builder.build(previous: nil)
+        let (first, report) = builder.build(previous: nil, taking: initial)
         await state.publish(first)
         log(report)
 
@@ -213,7 +213,7 @@ struct VaultWatcher: Service {
                 let now = BuildFingerprint.files(in: options.vault)
                 guard now != fingerprint else { continue }
                 fingerprint = now
-                let (site, report) = builder.build(previous: await state.site)
+                let (site, report) = builder.build(previous: await state.site, taking: now)
                 await state.publish(site)
                 log(report)
             }

@@ -31,10 +31,13 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     public static func == (lhs: BuildFingerprint, rhs: BuildFingerprint) -> Bool { lhs.hex == rhs.hex }
 
     /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
-    /// to see that something was saved, added, renamed or removed.
+    /// to see that something was saved, added, renamed or removed. The stamps stay with it, for
+    /// the build the watcher starts when it changed.
     public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
-        let stamps = VaultScanner.fileStamps(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
-        return BuildFingerprint(hex: ContentHash.sha256Hex(Data(stamps.joined(separator: "\n").utf8)))
+        let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
+        var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(Data(walk.lines.joined(separator: "\n").utf8)))
+        fingerprint.stamps = walk.files
+        return fingerprint
     }
 
     /// The running `locker` program, by path, size, inode and modification time: a new build of
