@@ -190,15 +190,21 @@ public struct Compiler: Sendable {
         // Identity: decks gather their notes, then documents must not share an ID.
         let catalog = DeckCatalog(notes: &notes, config: config)
         diagnostics += catalog.diagnostics
-        diagnostics += Self.duplicateIDs(notes.filter { $0.kind != .deck })
-
-        // Resolve and build, in parallel.
         let cache = self.cache
         // Sorted by their bytes, as the scanner lists them.
         let assetPaths = listing.assets.map(\.path)
         let linkSurface =
             cache != nil || sink.recordsInputs ? LinkSurface(config: configData, notes: notes, assets: assetPaths) : nil
         let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
+        // The surface holds every note's kind, ID and locale: while it is the one a build found
+        // no two documents sharing an ID under, none do.
+        if cache == nil || surface == 0 || !(cache?.hasNoDuplicateIDs(surface: surface) ?? false) {
+            let duplicates = Self.duplicateIDs(notes.filter { $0.kind != .deck })
+            diagnostics += duplicates
+            if duplicates.isEmpty, surface != 0 { cache?.foundNoDuplicateIDs(surface: surface) }
+        }
+
+        // Resolve and build, in parallel.
         // Guides are kept from the record only while the vault's shape is the one it was written
         // under: every note keeps its place, kind, ID and locale. Otherwise the notes kept unread
         // are read after all, by compiling again without the record.
@@ -391,6 +397,9 @@ public struct Compiler: Sendable {
 
         // Emit.
         emitted = true
+        if let cache {
+            origins.listings = cache.listingVersions(of: documents, serials: origins.documents, surface: surface)
+        }
         let writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
         let layout: BundleWriter.Layout
         do {

@@ -18,9 +18,10 @@ struct PreviewBuilder: Sendable {
     func build(previous: PreviewSite?, taking fingerprint: BuildFingerprint? = nil) -> (PreviewSite, String) {
         let start = DispatchTime.now().uptimeNanoseconds
         let generation = (previous?.generation ?? 0) + 1
+        let timer = options.timings ? PhaseTimer() : nil
         let compiler = Compiler(
             vault: options.vault, strict: options.strict, environment: ProcessInfo.processInfo.environment,
-            cache: cache, baseURL: options.baseURL)
+            cache: cache, baseURL: options.baseURL, progress: timer)
         /// What a failed build serves: the last good pages with its problems, or a page saying so.
         func failed(problems: [String], summary: String) -> PreviewSite {
             previous?.failing(problems: problems, summary: summary, generation: generation)
@@ -58,7 +59,7 @@ struct PreviewBuilder: Sendable {
             site.generation = previous.generation
             status += " Nothing changed."
         }
-        return (site, report + status + "\n")
+        return (site, report + status + "\n" + PhaseTimer.report(timer?.finish() ?? []))
     }
 
     /// Each diagnostic as the terminal shows it, its hint on the same line.

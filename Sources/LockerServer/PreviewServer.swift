@@ -26,11 +26,14 @@ public final class PreviewServer: Sendable {
         public var pollInterval: Duration
         /// How paths are shown in diagnostics (the vault as the user wrote it).
         public var displayPrefix: String
+        /// Whether each build's report ends with the wall time of its phases, as `--timings` prints them.
+        public var timings: Bool
 
         public init(
             vault: URL, host: String = "127.0.0.1", port: Int = 8000, strict: Bool = false, baseURL: String? = nil,
-            pollInterval: Duration = .milliseconds(250), displayPrefix: String = ""
+            pollInterval: Duration = .milliseconds(250), displayPrefix: String = "", timings: Bool = false
         ) {
+            self.timings = timings
             self.vault = vault
             self.host = host
             self.port = port

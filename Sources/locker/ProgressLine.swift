@@ -17,10 +17,10 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
     private let timings: Bool
     private let lock = NSLock()
     private var phase: BuildPhase?
-    private var phaseStart: UInt64 = 0
     private var lastDraw: UInt64 = 0
     private var drawn = false
-    private var durations: [(BuildPhase, Double)] = []
+    /// Times the phases when `timings`.
+    private let timer = PhaseTimer()
     private var details: [String] = []
 
     /// - Parameters:
@@ -33,19 +33,16 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
     }
 
     func update(_ phase: BuildPhase, done: Int, total: Int) {
-        guard draws || timings else { return }
+        if timings { timer.update(phase, done: done, total: total) }
+        guard draws else { return }
         lock.lock()
         defer { lock.unlock() }
-        // Read under the lock, so times only grow.
         let now = DispatchTime.now().uptimeNanoseconds
         if phase != self.phase {
-            endPhase(at: now)
             self.phase = phase
-            phaseStart = now
         } else if now < lastDraw &+ 100_000_000, done != total {
             return
         }
-        guard draws else { return }
         lastDraw = now
         var line = phase.rawValue
         if total > 0 {
@@ -57,20 +54,13 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
 
     /// Clears the line and prints the timings, if asked for.
     func finish() {
+        let durations = timer.finish()
         lock.lock()
         defer { lock.unlock() }
-        endPhase(at: DispatchTime.now().uptimeNanoseconds)
         phase = nil
         clearLine()
         guard timings, !durations.isEmpty else { return }
-        var out = ""
-        for (phase, seconds) in durations {
-            out += Self.row(phase.rawValue, seconds) + "\n"
-        }
-        out += Self.row("total", durations.reduce(0) { $0 + $1.1 }) + "\n"
-        out += details.joined()
-        write(out)
-        durations = []
+        write(PhaseTimer.report(durations) + details.joined())
         details = []
     }
 
@@ -80,12 +70,7 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
         guard timings else { return }
         lock.lock()
         defer { lock.unlock() }
-        details.append(Self.row(name, seconds) + " " + text + "\n")
-    }
-
-    /// `rendering   1.120 s`: a name, then seconds.
-    private static func row(_ name: String, _ seconds: Double) -> String {
-        name.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%7.3f s", seconds)
+        details.append(PhaseTimer.row(name, seconds) + " " + text + "\n")
     }
 
     /// Clears the line, so other output can be printed; the next update draws it again.
@@ -98,11 +83,6 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
     private func clearLine() {
         if drawn { write("\r\u{1B}[2K") }
         drawn = false
-    }
-
-    private func endPhase(at now: UInt64) {
-        guard let phase else { return }
-        durations.append((phase, Double(now > phaseStart ? now - phaseStart : 0) / 1e9))
     }
 
     private func write(_ text: String) {

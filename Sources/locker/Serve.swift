@@ -32,6 +32,9 @@ struct Serve: ParsableCommand {
         help: "Where the site will be published (https://…/); overrides baseURL in locker.yml.")
     var baseURL: String?
 
+    @Flag(help: "After each build, print the wall time of its phases (scanning … rendering).")
+    var timings = false
+
     func run() throws {
         guard FileManager.default.fileExists(atPath: options.url.path) else {
             throw ValidationError("no vault folder at \(options.vault)")
@@ -41,7 +44,7 @@ struct Serve: ParsableCommand {
         let server = PreviewServer(
             options: .init(
                 vault: options.url, host: host, port: port, strict: options.strict, baseURL: baseURL,
-                displayPrefix: options.displayPrefix),
+                displayPrefix: options.displayPrefix, timings: timings),
             log: { text in FileHandle.standardError.write(Data(text.utf8)) })
         let finished = DispatchSemaphore(value: 0)
         let failure = FailureBox()

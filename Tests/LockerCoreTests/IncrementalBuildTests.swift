@@ -188,6 +188,47 @@ import Testing
         #expect(Self.differences(renamed, try Self.compile(vault, cache: nil)).isEmpty)
     }
 
+    /// An index whose documents all keep their built results is reused without being listed
+    /// again (``BuildCache/listingVersions(of:serials:surface:)``), and a vault shape found
+    /// without duplicate IDs is not searched again; neither may outlive a change, a change
+    /// undone, or a failed build between two good ones.
+    @Test func indexesAndIDChecksFollowTitlesAndIDsThroughChangesUndoneAndFailedBuilds() throws {
+        let vault = try Self.smallVault()
+        defer { vault.remove() }
+        let cache = BuildCache()
+        _ = try Self.compile(vault, cache: cache)
+        let indexes = ContentKind.known.count + 1
+        let steps: [(path: String, text: String, failed: Bool, indexesReused: Int?)] = [
+            // Below the title: every index reused.
+            ("c.md", "# C\n\nAlone, and edited.\n", false, indexes),
+            // A new title: the guides' bundle index and index page are not.
+            ("c.md", "# C, renamed\n\nAlone, and edited.\n", false, indexes - 2),
+            // The title as it was before: listed again, and the same as two builds ago.
+            ("c.md", "# C\n\nAlone, and edited.\n", false, nil),
+            // A failed build changes a title; the next good build must not take the index of
+            // the build before the failure.
+            ("a.md", "# A, renamed\n\n## Alpha\n\nText of a.\n", false, nil),
+            ("b.md", "---\nid: [\n---\n# B\n", true, nil),
+            ("b.md", "# B\n\nSee [[a#Alpha]].\n", false, nil),
+            // Two documents with one ID, then apart again, then together under the same shape.
+            ("c.md", "---\nid: a\n---\n# C\n\nAlone.\n", true, nil),
+            ("c.md", "# C\n\nAlone.\n", false, nil),
+            ("c.md", "# C\n\nAlone, again.\n", false, indexes),
+            ("c.md", "---\nid: a\n---\n# C\n\nAlone.\n", true, nil),
+        ]
+        for (number, step) in steps.enumerated() {
+            try vault.write(step.path, Data(step.text.utf8))
+            let incremental = try Self.compile(vault, cache: cache)
+            let clean = try Self.compile(vault, cache: nil)
+            #expect(incremental.failed == step.failed, "step \(number)")
+            if let reused = step.indexesReused {
+                #expect(cache.reuse.indexes == reused, "step \(number)")
+            }
+            let differences = Self.differences(incremental, clean)
+            #expect(differences.isEmpty, "step \(number): \(differences.joined(separator: "; "))")
+        }
+    }
+
     @Test func aChangedImageRebuildsTheNotesThatEmbedIt() throws {
         let vault = try TestVault([
             "a.md": "# A\n\n![[boat.png]]\n",

@@ -103,6 +103,9 @@ public final class BuildCache: @unchecked Sendable {
         var data: Data
         /// The content hash of `data`, for a bundle index.
         var sha256: String = ""
+        /// The listing version of its kind it was made for (``listingVersions(of:serials:surface:)``);
+        /// 0 for none.
+        var version = 0
     }
 
     /// A note file's content hash, trusted while its stamp (size, inode, modification and
@@ -128,6 +131,10 @@ public final class BuildCache: @unchecked Sendable {
     private var linkSurface: (LinkSurface, Int)?
     private var siteSurface: (SiteSurface, Int)?
     private var vaultIndex: (index: VaultIndex, surface: Int)?
+    /// The vault shape last found without duplicate IDs.
+    private var withoutDuplicateIDs = 0
+    /// What ``listingVersions(of:serials:surface:)`` last compared against.
+    private var listed: (documents: [Document], serials: [Int], surface: Int, versions: [ContentKind: Int])?
     private var surfaces = 0
     private var serials = 0
 
@@ -188,6 +195,65 @@ public final class BuildCache: @unchecked Sendable {
         defer { lock.unlock() }
         serials += 1
         return serials
+    }
+
+    /// A number per kind naming what the indexes of that kind list (each document's ID, locale and
+    /// index entry, in order): the same as the last call's while no document of the kind was
+    /// added, removed or changed in what an index shows of it. An index made for that number
+    /// still holds without listing 10,000 documents again to compare (``RenderedIndex/version``).
+    ///
+    /// - Parameters:
+    ///   - serials: each document's ``BuildOrigins`` serial: a document with the serial it had is
+    ///     the same built result, so only the others are compared, byte for byte.
+    ///   - surface: the ``LinkSurface`` number, which holds the settings (locales, preference).
+    func listingVersions(of documents: [Document], serials: [Int], surface: Int) -> [ContentKind: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        var changed = Set(ContentKind.known)
+        if let last = listed, last.surface == surface, last.documents.count == documents.count,
+            last.serials.count == documents.count, serials.count == documents.count
+        {
+            changed = []
+            for offset in documents.indices where serials[offset] != last.serials[offset] {
+                let (now, before) = (documents[offset], last.documents[offset])
+                if now.kind != before.kind || !Self.listsAlike(now, before) {
+                    changed.insert(now.kind)
+                    changed.insert(before.kind)
+                }
+            }
+        }
+        var versions: [ContentKind: Int] = [:]
+        for kind in ContentKind.known {
+            if !changed.contains(kind), let version = listed?.versions[kind] {
+                versions[kind] = version
+            } else {
+                surfaces += 1
+                versions[kind] = surfaces
+            }
+        }
+        listed = (documents, serials, surface, versions)
+        return versions
+    }
+
+    /// Whether an index shows two documents the same: ID, locale and entry, as bytes.
+    private static func listsAlike(_ lhs: Document, _ rhs: Document) -> Bool {
+        lhs.id.utf8.elementsEqual(rhs.id.utf8) && lhs.locale.utf8.elementsEqual(rhs.locale.utf8)
+            && IndexListing([lhs.indexEntry]) == IndexListing([rhs.indexEntry])
+    }
+
+    /// Whether a build under the vault shape numbered `surface` found no two documents of one
+    /// kind and locale sharing an ID (``foundNoDuplicateIDs(surface:)``).
+    func hasNoDuplicateIDs(surface: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return withoutDuplicateIDs == surface
+    }
+
+    /// Remembers that the vault shape numbered `surface` has no two documents sharing an ID.
+    func foundNoDuplicateIDs(surface: Int) {
+        lock.lock()
+        withoutDuplicateIDs = surface
+        lock.unlock()
     }
 
     /// The link tables of the vault shape numbered `surface`, when the last build had that shape.
@@ -328,6 +394,9 @@ struct BuildOrigins: Sendable {
     var documents: [Int] = []
     /// By landing page ID and locale.
     var pages: [String: Int] = [:]
+    /// What the indexes of each kind list, numbered (``BuildCache/listingVersions(of:serials:surface:)``);
+    /// empty without a cache.
+    var listings: [ContentKind: Int] = [:]
 
     static func key(_ page: LandingPage) -> String { page.id + "/" + page.locale }
 
@@ -361,14 +430,6 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
             defer { lock.unlock() }
             return body(self)
         }
-
-        /// Counts an entry as used by the build numbered `generation`, once; called with the lock held.
-        func markUsed(_ key: Key, generation: Int) {
-            if entries[key]?.used != generation {
-                usedCount += 1
-                entries[key]?.used = generation
-            }
-        }
     }
 
     private let shards = (0..<32).map { _ in Shard() }
@@ -381,28 +442,38 @@ final class Memo<Key: Hashable & Sendable, Value: Sendable>: MemoGeneration, @un
     var hits: Int { shards.reduce(0) { total, shard in total + shard.locked(\.hits) } }
     var misses: Int { shards.reduce(0) { total, shard in total + shard.locked(\.misses) } }
 
-    /// The value stored under `key` when `valid` accepts it, counted as used by this build.
+    /// The value stored under `key` when `valid` accepts it.
+    ///
     /// `valid` runs without the lock, so that checking one entry does not hold up the others.
+    /// The entry is counted as used by this build as it is found, in the same pass (one hash of
+    /// the key, not three), even when `valid` then refuses it: the caller stores what replaces
+    /// it, or the next build refuses it again.
     func lookup(_ key: Key, where valid: (Value) -> Bool = { _ in true }) -> Value? {
         let shard = shard(key)
-        let found = shard.locked { $0.entries[key]?.value }
+        let generation = self.generation
+        let found = shard.locked { shard -> Value? in
+            guard let index = shard.entries.index(forKey: key) else { return nil }
+            if shard.entries.values[index].used != generation {
+                shard.usedCount += 1
+                shard.entries.values[index].used = generation
+            }
+            return shard.entries.values[index].value
+        }
         guard let found, valid(found) else {
             shard.locked { $0.misses += 1 }
             return nil
         }
-        let generation = self.generation
-        shard.locked { shard in
-            shard.markUsed(key, generation: generation)
-            shard.hits += 1
-        }
+        shard.locked { $0.hits += 1 }
         return found
     }
 
     func store(_ value: Value, for key: Key) {
         let generation = self.generation
         shard(key).locked { shard in
-            shard.markUsed(key, generation: generation)
-            shard.entries[key] = (value, generation)
+            // A new entry, or one this build had not used yet, is one more used.
+            if shard.entries.updateValue((value, generation), forKey: key)?.used != generation {
+                shard.usedCount += 1
+            }
         }
     }
 

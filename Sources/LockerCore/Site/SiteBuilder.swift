@@ -274,6 +274,16 @@ struct SiteBuilder {
             return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
+            let version = origins.listings[kind] ?? 0
+            // Nothing it lists changed since it was rendered: not even listed again. (A build
+            // into a folder has no cache, and digests the listing for its page inputs.)
+            if inputs == nil, version != 0,
+                let reused = cache?.indexPages.lookup(
+                    route.path, where: { $0.surface == surface && $0.version == version })
+            {
+                try emit(route.path + "index.html", reused.data, inputs: nil)
+                return
+            }
             let chosen = documentsByKey.values.filter { $0.first.map { documents[$0].kind } == kind }
                 .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
             let unsorted = chosen.map { documents[$0].indexEntry }
@@ -285,19 +295,22 @@ struct SiteBuilder {
                 inputs?.index(route: route.path, listing: listing, alternates: alternates)
             }
             if try reused(route.path + "index.html", inputs: pageInputs) { return }
-            let html: Data
             if let listing,
-                let reused = cache?.indexPages.lookup(
+                var reused = cache?.indexPages.lookup(
                     route.path, where: { $0.surface == surface && $0.listing == listing })
             {
-                html = reused.data
-            } else {
-                html = Data(try context.index(kind, entries: entries, route: route, alternates: alternates).utf8)
-                cache?.indexPages.store(
-                    BuildCache.RenderedIndex(listing: listing ?? IndexListing([]), surface: surface, data: html),
-                    for: route.path)
+                if reused.version != version {
+                    reused.version = version
+                    cache?.indexPages.store(reused, for: route.path)
+                }
+                try emit(route.path + "index.html", reused.data, inputs: pageInputs)
+                return
             }
-            try emit(route.path + "index.html", html, inputs: pageInputs)
+            let html = Data(try context.index(kind, entries: entries, route: route, alternates: alternates).utf8)
+            let rendered = BuildCache.RenderedIndex(
+                listing: listing ?? IndexListing([]), surface: surface, data: html, version: version)
+            cache?.indexPages.store(rendered, for: route.path)
+            try emit(route.path + "index.html", rendered.data, inputs: pageInputs)
         }
         @Sendable func renderDocument(_ offset: Int) throws {
             let document = documents[offset]

@@ -33,8 +33,8 @@ public struct CanonicalJSONWriter {
     }
 
     /// A value's canonical compact JSON, ending with a newline as every bundle file does.
-    public static func data(for value: some CanonicalJSONWritable) -> Data {
-        var writer = CanonicalJSONWriter()
+    public static func data(for value: some CanonicalJSONWritable, capacity: Int = 8192) -> Data {
+        var writer = CanonicalJSONWriter(capacity: capacity)
         value.write(to: &writer)
         writer.bytes.append(0x0A)
         return Data(writer.bytes)
@@ -68,6 +68,35 @@ public struct CanonicalJSONWriter {
         for value in values { value.write(to: &self) }
         bytes.append(0x5D)
         afterValue = true
+    }
+
+    /// An array whose elements were written ahead, in runs: each run is what a new writer holds
+    /// after writing some of the elements one after another (their JSON, comma-separated). Runs
+    /// can so be written on several cores and joined in order.
+    public struct EncodedArray: CanonicalJSONWritable {
+        public var runs: [[UInt8]]
+
+        public init(runs: [[UInt8]]) { self.runs = runs }
+
+        public func write(to json: inout CanonicalJSONWriter) {
+            json.beginValue()
+            json.bytes.append(0x5B)
+            var first = true
+            for run in runs where !run.isEmpty {
+                if !first { json.bytes.append(0x2C) }
+                json.bytes.append(contentsOf: run)
+                first = false
+            }
+            json.bytes.append(0x5D)
+            json.afterValue = true
+        }
+    }
+
+    /// The elements of an array, comma-separated, without its brackets: a run of an ``EncodedArray``.
+    public static func run(of values: some Sequence<some CanonicalJSONWritable>, capacity: Int = 8192) -> [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: capacity)
+        for value in values { value.write(to: &writer) }
+        return writer.bytes
     }
 
     /// Writes a string.

@@ -33,7 +33,15 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// The content version of a bundle with these files: the SHA-256 of one `path<TAB>sha256<LF>`
     /// line per file, in the order given (the manifest's: by path).
     public static func contentVersion(of files: [File]) -> String {
-        ContentHash.sha256Hex(Data(files.map { "\($0.path)\t\($0.sha256)\n" }.joined().utf8))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(files.count * 120)
+        for file in files {
+            bytes.append(contentsOf: file.path.utf8)
+            bytes.append(0x09)
+            bytes.append(contentsOf: file.sha256.utf8)
+            bytes.append(0x0A)
+        }
+        return ContentHash.sha256Hex(bytes)
     }
 
     /// One immutable file of the bundle.
@@ -81,7 +89,11 @@ public enum BundleSchema {
 }
 
 extension Manifest: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    public func write(to json: inout CanonicalJSONWriter) { write(to: &json, files: files) }
+
+    /// Writes the manifest with `files` standing for its ``files``: the same array, written
+    /// another way (in runs, on several cores: ``CanonicalJSONWriter/EncodedArray``).
+    public func write(to json: inout CanonicalJSONWriter, files: some CanonicalJSONWritable) {
         json.object { json in
             json.member("contentVersion", contentVersion)
             json.member("deepLinkScheme", deepLinkScheme)
