@@ -106,6 +106,24 @@ import Testing
         #expect("e\u{301}".utf8Precedes("\u{E9}") && !"\u{E9}".utf8Precedes("e\u{301}"))
     }
 
+    @Test func sortedOffsetsFollowTheBytesPastTheFirstSixteen() {
+        var random = SplitMix64(seed: 12)
+        // Long shared prefixes (the first 16 bytes alike), strings ending where others go on
+        // with a zero byte, non-ASCII split across the 16th byte, and é in both normalisations.
+        let pieces = [
+            "", "a", "\u{0}", "/", "я", "é", "e\u{301}", "guide/en/", "guides/note-0000", "0a1b2c3d4e5f6a7b",
+        ]
+        for round in 0..<200 {
+            let texts = (0..<Int(random.next() % 60)).map { _ in
+                (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            }
+            let expected = texts.indices.sorted { texts[$0].utf8.lexicographicallyPrecedes(texts[$1].utf8) }
+                .map { Array(texts[$0].utf8) }
+            #expect(texts.utf8SortedOffsets().map { Array(texts[$0].utf8) } == expected, "round \(round)")
+            #expect(texts.utf8SortedOffsets().sorted() == Array(texts.indices), "each offset once")
+        }
+    }
+
     @Test func indexOrderComparesTitlesByTheirBytesInEveryInputOrder() {
         // "Été" composed and decomposed are equal as Swift strings: compared that way, the order
         // depended on the order the entries came in.

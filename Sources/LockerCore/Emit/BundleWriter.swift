@@ -42,13 +42,9 @@ struct BundleWriter: Sendable {
         // Every kind has an index in every locale, listing every document of the kind: in that
         // locale when translated, else in the default locale, else in the first locale that has it.
         // Documents are grouped by index: a document is a large value, and copies retain every field.
-        let indexes = ContentKind.known.flatMap { kind in
-            let byID = Dictionary(grouping: documents.indices.filter { documents[$0].kind == kind }) {
-                documents[$0].id
-            }
-            return config.locales.map { (kind: kind, locale: $0, byID: byID) }
-        }
-        @Sendable func writeIndex(kind: ContentKind, locale: String, byID: [String: [Int]]) throws -> Manifest.File {
+        // Grouped in the index's own job, and only when it is listed again.
+        let indexes = ContentKind.known.flatMap { kind in config.locales.map { (kind: kind, locale: $0) } }
+        @Sendable func writeIndex(kind: ContentKind, locale: String) throws -> Manifest.File {
             let key = "\(kind)/\(locale)"
             let version = origins.listings[kind] ?? 0
             /// Writes the index as encoded.
@@ -60,6 +56,9 @@ struct BundleWriter: Sendable {
             // Nothing it lists changed since it was encoded: not even listed again.
             if version != 0, let reused = cache?.bundleIndexes.lookup(key, where: { $0.version == version }) {
                 return try write(reused)
+            }
+            let byID = Dictionary(grouping: documents.indices.filter { documents[$0].kind == kind }) {
+                documents[$0].id
             }
             var indexEntries: [ContentIndex.Entry] = []
             for (_, versions) in byID {
@@ -118,7 +117,7 @@ struct BundleWriter: Sendable {
                 switch job {
                 case .index(let offset):
                     let index = indexes[offset]
-                    return try writeIndex(kind: index.kind, locale: index.locale, byID: index.byID)
+                    return try writeIndex(kind: index.kind, locale: index.locale)
                 case .document(let offset):
                     return try writeDocument(offset)
                 }
@@ -133,8 +132,7 @@ struct BundleWriter: Sendable {
                     sha256: asset.sha256))
         }
         let unsorted = entries
-        entries = unsorted.indices.sorted { unsorted[$0].path.utf8Precedes(unsorted[$1].path) }
-            .map { unsorted[$0] }
+        entries = unsorted.map(\.path).utf8SortedOffsets().map { unsorted[$0] }
         let manifest = Manifest(
             schemaVersion: BundleSchema.version,
             contentVersion: Manifest.contentVersion(of: entries),

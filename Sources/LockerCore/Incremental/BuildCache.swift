@@ -131,6 +131,8 @@ public final class BuildCache: @unchecked Sendable {
     private var linkSurface: (LinkSurface, Int)?
     private var siteSurface: (SiteSurface, Int)?
     private var vaultIndex: (index: VaultIndex, surface: Int)?
+    /// The site's tables, and the vault shape they were made under.
+    private var siteTables: (tables: SiteTables, surface: Int)?
     /// The vault shape last found without duplicate IDs.
     private var withoutDuplicateIDs = 0
     /// What ``listingVersions(of:serials:surface:)`` last compared against.
@@ -253,6 +255,20 @@ public final class BuildCache: @unchecked Sendable {
     func foundNoDuplicateIDs(surface: Int) {
         lock.lock()
         withoutDuplicateIDs = surface
+        lock.unlock()
+    }
+
+    /// The site's tables of the last build, when it had the vault shape numbered `surface`.
+    func siteTables(for surface: Int) -> SiteTables? {
+        lock.lock()
+        defer { lock.unlock() }
+        return siteTables?.surface == surface ? siteTables?.tables : nil
+    }
+
+    /// Keeps the site's tables for the next build.
+    func keep(_ tables: SiteTables, for surface: Int) {
+        lock.lock()
+        siteTables = (tables, surface)
         lock.unlock()
     }
 

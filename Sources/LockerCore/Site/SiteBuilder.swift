@@ -200,25 +200,14 @@ struct SiteBuilder {
         // Which locales each document and page exists in.
         // By index: a document is a large value, and grouping copies would retain every field.
         let documents = self.documents
-        let documentsByKey = Dictionary(grouping: documents.indices) {
-            DocumentKey(kind: documents[$0].kind, id: documents[$0].id)
-        }
         let localeOf = { @Sendable (index: Int) in documents[index].locale }
         let pagesByID = Dictionary(grouping: pages, by: \.id)
 
         @Sendable func alternates(_ routes: [Route]) -> [String: String] {
-            Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
+            Self.alternates(routes)
         }
-        // Each document's route, and the routes of its language versions by locale.
-        let routes = documents.map { route(of: $0) }
-        let alternatesOf = {
-            var byOffset = [[String: String]](repeating: [:], count: documents.count)
-            for versions in documentsByKey.values {
-                let alternate = alternates(versions.map { routes[$0] })
-                for offset in versions { byOffset[offset] = alternate }
-            }
-            return byOffset
-        }()
+        let tables = siteTables()
+        let (documentsByKey, routes, alternatesOf) = (tables.documentsByKey, tables.routes, tables.alternatesOf)
         let linkTarget = { @Sendable (target: LinkTarget, locale: String) -> String? in
             guard case .document(let kind, let id, _, let anchor) = target else { return nil }
             var path: String?
@@ -376,7 +365,7 @@ struct SiteBuilder {
         try emit("404.html", Data(try context.notFound().utf8))
         try emit("robots.txt", Data(robots.utf8))
         if let sitemap = sitemap(listed) { try emit("sitemap.xml", Data(sitemap.utf8)) }
-        try emit("_headers", Data(headers(htmlPaths).utf8))
+        try emit("_headers", Data(headers(htmlPaths)))
         return htmlPaths.count
     }
 
@@ -410,36 +399,99 @@ struct SiteBuilder {
         return out + "</urlset>\n"
     }
 
+    /// The routes of a set of language versions, by locale.
+    private static func alternates(_ routes: [Route]) -> [String: String] {
+        Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Which documents are language versions of one another, each document's route and the
+    /// routes of its versions: the same while the documents keep their kinds, IDs and locales
+    /// under the same settings, so taken from the last build's when they do (`serve`).
+    private func siteTables() -> SiteTables {
+        let documents = self.documents
+        let keys = documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
+        if let cache, let last = cache.siteTables(for: origins.linkSurface),
+            last.keys.count == keys.count,
+            zip(last.keys, keys).allSatisfy({ old, new in
+                old.kind == new.kind && old.id.utf8.elementsEqual(new.id.utf8)
+                    && old.locale.utf8.elementsEqual(new.locale.utf8)
+            })
+        {
+            return last
+        }
+        // By index: a document is a large value, and grouping copies would retain every field.
+        let documentsByKey = Dictionary(grouping: documents.indices) {
+            DocumentKey(kind: documents[$0].kind, id: documents[$0].id)
+        }
+        let routes = documents.map { route(of: $0) }
+        var alternatesOf = [[String: String]](repeating: [:], count: documents.count)
+        for versions in documentsByKey.values {
+            let alternate = Self.alternates(versions.map { routes[$0] })
+            for offset in versions { alternatesOf[offset] = alternate }
+        }
+        let tables = SiteTables(
+            keys: keys, documentsByKey: documentsByKey, routes: routes, alternatesOf: alternatesOf)
+        if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
+        return tables
+    }
+
     /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
     ///
     /// Each path matches one rule only, because hosts merge the headers of every matching rule.
-    private func headers(_ htmlPaths: [String]) -> String {
+    private func headers(_ htmlPaths: [String]) -> [UInt8] {
         let root = baseURL.flatMap { URL(string: $0)?.path } ?? "/"
-        let base = root.hasSuffix("/") ? root : root + "/"
-        let security = """
+        let base = Array((root.hasSuffix("/") ? root : root + "/").utf8)
+        let revalidate = Array("\n  Cache-Control: public, max-age=0, must-revalidate\n".utf8)
+        let security = Array(
+            """
               X-Content-Type-Options: nosniff
               Referrer-Policy: strict-origin-when-cross-origin
               Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
 
-            """
-        var out = "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n"
+            """.utf8)
+        // Written as bytes: a vault of 10,000 notes has a rule for each of its pages.
+        var out = Array(
+            "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n".utf8)
+        out.reserveCapacity(out.count + htmlPaths.count * (base.count + revalidate.count + security.count + 40))
         let revalidated =
-            htmlPaths.sorted { $0.utf8Precedes($1) } + ["404.html", "robots.txt"]
+            htmlPaths.utf8SortedOffsets().map { htmlPaths[$0] } + ["404.html", "robots.txt"]
             + (baseURL == nil ? [] : ["sitemap.xml"])
         for path in revalidated {
-            out += "\(base)\(path)\n  Cache-Control: public, max-age=0, must-revalidate\n"
+            out += base
+            out += path.utf8
+            out += revalidate
             if !path.hasSuffix(".txt"), !path.hasSuffix(".xml") { out += security }
         }
-        out +=
-            "\(base)assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n"
+        out += base
+        out += "assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n".utf8
         return out
     }
 }
 
 /// What names a document across its language versions: its kind and ID.
-private struct DocumentKey: Hashable {
+struct DocumentKey: Hashable {
     var kind: ContentKind
     var id: String
+}
+
+/// What the site's pages are laid out by: each document's language versions (by ``DocumentKey``),
+/// its route, and its versions' routes by locale; with the documents' kinds, IDs and locales
+/// they were made from. Kept by ``BuildCache`` for the next build.
+final class SiteTables: Sendable {
+    let keys: [(kind: ContentKind, id: String, locale: String)]
+    let documentsByKey: [DocumentKey: [Int]]
+    let routes: [SiteBuilder.Route]
+    let alternatesOf: [[String: String]]
+
+    init(
+        keys: [(kind: ContentKind, id: String, locale: String)], documentsByKey: [DocumentKey: [Int]],
+        routes: [SiteBuilder.Route], alternatesOf: [[String: String]]
+    ) {
+        self.keys = keys
+        self.documentsByKey = documentsByKey
+        self.routes = routes
+        self.alternatesOf = alternatesOf
+    }
 }
 
 /// A page rendered in the site's parallel pass: an index page, or a document's page, by offset.

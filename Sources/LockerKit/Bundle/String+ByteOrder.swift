@@ -20,3 +20,36 @@ extension String {
         return (ordered ?? nil) ?? utf8.lexicographicallyPrecedes(other.utf8)
     }
 }
+
+extension Array where Element == String {
+    /// The offsets of the strings in the order of their UTF-8 bytes (``String/utf8Precedes(_:)``).
+    ///
+    /// Each string's first 16 bytes are read once into two integers, so most comparisons of a
+    /// sort of many thousand paths compare two integers; strings alike that far compare their bytes.
+    public func utf8SortedOffsets() -> [Int] {
+        let prefixes = map(Self.prefixKey)
+        return indices.sorted { left, right in
+            let (a, b) = (prefixes[left], prefixes[right])
+            if a != b { return a < b }
+            return self[left].utf8Precedes(self[right])
+        }
+    }
+
+    /// The first 16 bytes, big-endian, padded with zeros: ordered as the bytes are, except that
+    /// a string and the same string followed by zero bytes come out alike (and are compared whole).
+    private static func prefixKey(_ string: String) -> (UInt64, UInt64) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var position = 0
+        for byte in string.utf8 {
+            if position < 8 {
+                high |= UInt64(byte) << (56 - 8 * position)
+            } else {
+                low |= UInt64(byte) << (56 - 8 * (position - 8))
+            }
+            position += 1
+            if position == 16 { break }
+        }
+        return (high, low)
+    }
+}
