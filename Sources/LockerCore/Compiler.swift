@@ -7,16 +7,27 @@ public struct Compilation: Sendable {
     public var diagnostics: [Diagnostic]
     /// How many notes were read.
     public var noteCount: Int
+    /// Every document, sorted by kind, ID and locale: what the views below are taken from, when
+    /// asked for (a build into memory of 10,000 notes need not copy them).
+    var documents: [Document] = []
     /// The guides built, sorted by ID and locale; without those kept from the previous build
     /// unbuilt (``keptGuides``).
-    public var guides: [Guide]
+    public var guides: [Guide] {
+        documents.compactMap { if case .guide(let guide) = $0 { guide } else { nil } }
+    }
     /// The IDs of the guides `locker build` kept from the previous build in its output without
     /// building them again, their note and every note they show being unchanged (one per locale).
-    public var keptGuides: [String] = []
+    public var keptGuides: [String] {
+        documents.compactMap { if case .kept(let kept) = $0 { kept.id } else { nil } }
+    }
     /// The checklists built, sorted by ID and locale.
-    public var checklists: [Checklist] = []
+    public var checklists: [Checklist] {
+        documents.compactMap { if case .checklist(let checklist) = $0 { checklist } else { nil } }
+    }
     /// The decks built, sorted by ID and locale.
-    public var decks: [Deck] = []
+    public var decks: [Deck] {
+        documents.compactMap { if case .deck(let deck) = $0 { deck } else { nil } }
+    }
     /// The site's landing pages, sorted by order, ID and locale.
     var pages: [LandingPage] = []
     /// How many HTML pages the site has (`index.html` files), every locale and variant counted.
@@ -171,7 +182,8 @@ public struct Compiler: Sendable {
             listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording,
             known: stamps)
         var notes: [ParsedNote] = []
-        var hashes: [String: String] = [:]
+        // Each note's content hash ("" when not hashed), by its place in `notes`.
+        var noteHashes: [String] = []
         // For the next build's record: each note's settled stamp, and a guide's parse diagnostics.
         var fileStamps: [String: FileStamp] = [:]
         var parseDiagnostics: [String: [Diagnostic]] = [:]
@@ -179,7 +191,7 @@ public struct Compiler: Sendable {
             diagnostics += noteDiagnostics
             if let note {
                 notes.append(note)
-                if let sha256 { hashes[note.path] = sha256 }
+                noteHashes.append(sha256 ?? "")
                 if recording {
                     fileStamps[note.path] = stamp
                     if note.kind == .guide { parseDiagnostics[note.path] = noteDiagnostics }
@@ -213,7 +225,7 @@ public struct Compiler: Sendable {
             return try compile(into: sink, usingRecord: false, stamps: stamps)
         }
         // Each note's content hash by its place, what built results are traced and kept by.
-        let currentHashes = cache != nil || recording ? notes.map { hashes[$0.path] ?? "" } : []
+        let currentHashes = cache != nil || recording ? noteHashes : []
         var linkTables =
             cache?.index(for: surface)?.replacingNotes(notes)
             ?? VaultIndex(notes: notes, assets: assetPaths)
@@ -378,15 +390,8 @@ public struct Compiler: Sendable {
         diagnostics += loader?.problems ?? []
 
         diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)
-        var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, guides: [], files: [])
-        for document in documents {
-            switch document {
-            case .guide(let guide): compilation.guides.append(guide)
-            case .checklist(let checklist): compilation.checklists.append(checklist)
-            case .deck(let deck): compilation.decks.append(deck)
-            case .kept(let kept): compilation.keptGuides.append(kept.id)
-            }
-        }
+        var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, files: [])
+        compilation.documents = documents
         compilation.config = config
         compilation.pages = pages
         // A one-shot build keeps them to exit without freeing them; `serve`, which builds again
@@ -418,9 +423,10 @@ public struct Compiler: Sendable {
             assets: assets, cache: cache, origins: origins)
         site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
         // Without a way to tell this program from the next, pages are always rendered.
+        let documentFiles = sink.recordsInputs ? layout.documentFiles : []
         if sink.recordsInputs, let linkSurface, let program {
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentFiles.map(\.sha256))
+                linkSurface: linkSurface.sha256, program: program, bundleFiles: documentFiles.map(\.sha256))
         }
         compilation.sitePageCount = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
@@ -431,7 +437,7 @@ public struct Compiler: Sendable {
             // A guide's source is its note.
             var guideFiles: [String: (entry: ContentIndex.Entry, file: Manifest.File)] = [:]
             for (offset, document) in documents.enumerated() where document.kind == .guide {
-                guideFiles[document.source] = (document.indexEntry, layout.documentFiles[offset])
+                guideFiles[document.source] = (document.indexEntry, documentFiles[offset])
             }
             let (guides, notes, fileStamps, parseDiagnostics) = (guideFiles, notes, fileStamps, parseDiagnostics)
             let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in

@@ -37,5 +37,11 @@ import Testing
         #expect(VaultPath.fileName(of: path) == name)
         #expect(VaultPath.fileExtension(of: path) == ext)
         #expect(VaultPath.removingExtension(path) == stem)
+        #expect(VaultPath.isNote(path) == (ext == "md"))
+    }
+
+    @Test(arguments: ["a.mD", "a.Md", "a.mdx", "a.m", "a.d", "a.\u{FF4D}d", "a.md.", "md", ".md", "a/.md", "a.md/b", "a.lmd"])
+    func aNoteIsAnyCaseOfMD(_ path: String) {
+        #expect(VaultPath.isNote(path) == (VaultPath.fileExtension(of: path) == "md"), "\(path)")
     }
 }

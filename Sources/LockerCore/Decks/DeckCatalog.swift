@@ -45,7 +45,10 @@ struct DeckCatalog: Sendable {
             }
         }
         let headers = Set(groupsByKey.values.flatMap(\.headers))
-        for (index, note) in notes.enumerated() where !headers.contains(index) {
+        // Without a deck there is nothing to join: a vault of guides walks no folders.
+        let members = groupsByKey.isEmpty ? [] : Array(notes.indices)
+        for index in members where !headers.contains(index) {
+            let note = notes[index]
             guard note.frontmatter.kind == nil || note.frontmatter.kind == .deck,
                 note.kind == .guide || note.kind == .deck
             else { continue }

@@ -16,8 +16,14 @@ struct BundleWriter: Sendable {
     /// What ``render(documents:assets:into:progress:)`` wrote.
     struct Layout {
         var manifest: Manifest
-        /// Each document's bundle file, by the document's place.
-        var documentFiles: [Manifest.File]
+        /// Every file written, in the order written: the indexes, the documents, the assets.
+        fileprivate var written: [Manifest.File]
+        /// Where the documents' files start in `written`, and how many there are.
+        fileprivate var documents: Range<Int>
+
+        /// Each document's bundle file, by the document's place: copied out when asked for (a
+        /// build into memory does not ask).
+        var documentFiles: [Manifest.File] { Array(written[documents]) }
     }
 
     /// Writes every file of the bundle into `sink` as it is encoded, and returns the manifest.
@@ -84,6 +90,12 @@ struct BundleWriter: Sendable {
         @Sendable func writeDocument(_ offset: Int) throws -> Manifest.File {
             defer { progress?.tick() }
             let document = documents[offset]
+            let serial = origins.serial(at: offset)
+            // The same built result as in an earlier build: its file, under the same name.
+            if let reused = cache?.encoded.lookup(serial) {
+                try sink.write(OutputFile(path: reused.outputPath, data: reused.data), sha256: reused.sha256)
+                return reused.file
+            }
             let folder = "\(document.kind)/\(document.locale)"
             // A guide kept from the previous build keeps its file, when the file is still there.
             if case .kept(let kept) = document,
@@ -95,18 +107,15 @@ struct BundleWriter: Sendable {
                     locale: document.locale, id: document.id, lists: nil, sha256: kept.bundleSHA256,
                     size: kept.bundleSize)
             }
-            let serial = origins.serial(at: offset)
-            let encoded: BuildCache.Encoded
-            if let reused = cache?.encoded.lookup(serial) {
-                encoded = reused
-            } else {
-                let data = try document.encoded()
-                encoded = BuildCache.Encoded(data: data, sha256: ContentHash.sha256Hex(data))
-                cache?.encoded.store(encoded, for: serial)
-            }
-            return try emit(
-                encoded.data, folder: folder, kind: document.kind.rawValue,
-                locale: document.locale, id: document.id, lists: nil, sha256: encoded.sha256)
+            let data = try document.encoded()
+            let sha256 = ContentHash.sha256Hex(data)
+            let file = try emit(
+                data, folder: folder, kind: document.kind.rawValue, locale: document.locale, id: document.id,
+                lists: nil, sha256: sha256)
+            cache?.encoded.store(
+                BuildCache.Encoded(data: data, sha256: sha256, file: file, outputPath: root + "/" + file.path),
+                for: serial)
+            return file
         }
 
         // Indexes and documents are encoded and written on every core, the indexes first: one
@@ -124,7 +133,7 @@ struct BundleWriter: Sendable {
             }
         }
         var entries = try written.map { try $0.get() }
-        let documentFiles = Array(entries[indexes.count...])
+        let documentRange = indexes.count..<entries.count
         for asset in assets {
             entries.append(
                 try emit(
@@ -148,7 +157,7 @@ struct BundleWriter: Sendable {
         manifest.write(to: &writer, files: encodedFiles)
         try sink.write(OutputFile(path: root + "/manifest.json", data: Data(writer.bytes + [0x0A])))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
-        return Layout(manifest: manifest, documentFiles: documentFiles)
+        return Layout(manifest: manifest, written: unsorted, documents: documentRange)
     }
 
     /// A content-addressed file's path in the bundle folder: named by its hash.

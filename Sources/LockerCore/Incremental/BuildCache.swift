@@ -81,17 +81,19 @@ public final class BuildCache: @unchecked Sendable {
         }
     }
 
-    /// A document's bundle file.
+    /// A document's bundle file, with its manifest entry and its path in the output.
     struct Encoded: Sendable {
         var data: Data
         var sha256: String
+        var file: Manifest.File
+        var outputPath: String
     }
 
-    /// A document's page.
+    /// A document's page, with its path in the output.
     struct Rendered: Sendable {
-        var serial: Int
         var surface: Int
         var html: Data
+        var outputPath: String
     }
 
     /// A list of documents (an index page, or a bundle index), by what it shows of them: a
@@ -125,7 +127,8 @@ public final class BuildCache: @unchecked Sendable {
     let decks = Memo<String, BuiltDeck>()
     /// By the serial of the built result encoded: a serial names one result, whose file never changes.
     let encoded = Memo<Int, Encoded>()
-    let rendered = Memo<String, Rendered>()
+    /// By the serial of the built result shown, as ``encoded``.
+    let rendered = Memo<Int, Rendered>()
 
     private let lock = NSLock()
     private var linkSurface: (LinkSurface, Int)?

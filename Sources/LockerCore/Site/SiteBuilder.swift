@@ -302,10 +302,15 @@ struct SiteBuilder {
             try emit(route.path + "index.html", rendered.data, inputs: pageInputs)
         }
         @Sendable func renderDocument(_ offset: Int) throws {
+            let serial = origins.serial(at: offset)
+            // The page of the same built result under the same surface, in memory (`serve`).
+            if inputs == nil, let reused = cache?.rendered.lookup(serial, where: { $0.surface == surface }) {
+                try sink.write(OutputFile(path: reused.outputPath, data: reused.html), sha256: nil, inputs: nil)
+                return
+            }
             let document = documents[offset]
             let route = routes[offset]
             let alternates = alternatesOf[offset]
-            let serial = origins.serial(at: offset)
             let image = rootImages[document.locale] ?? nil
             let bundleFiles = inputSources?.bundleFiles ?? []
             let pageInputs = inputs.flatMap { inputs -> String? in
@@ -314,16 +319,14 @@ struct SiteBuilder {
                     route: route.path, bundleSHA256: bundleFiles[offset], alternates: alternates, image: image)
             }
             if try reused(route.path + "index.html", inputs: pageInputs) { return }
-            if let reused = cache?.rendered.lookup(route.path, where: { $0.surface == surface && $0.serial == serial })
-            {
-                try emit(route.path + "index.html", reused.html, inputs: pageInputs)
-                return
-            }
             let html = try context.document(
                 document, route: route, alternates: alternates, image: image,
                 link: { target in linkTarget(target, document.locale) })
             let data = Data(html.utf8)
-            cache?.rendered.store(BuildCache.Rendered(serial: serial, surface: surface, html: data), for: route.path)
+            cache?.rendered.store(
+                BuildCache.Rendered(
+                    surface: surface, html: data, outputPath: Self.folder + "/" + route.path + "index.html"),
+                for: serial)
             try emit(route.path + "index.html", data, inputs: pageInputs)
         }
         // Index pages first: one index of a large vault is as much work as many documents, and

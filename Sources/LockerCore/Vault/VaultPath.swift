@@ -42,6 +42,16 @@ enum VaultPath {
         return ext.asciiLowercased ?? ext.lowercased()
     }
 
+    /// Whether the path names a note: its extension is `md`, in any case. The same answer as
+    /// `fileExtension(of:) == "md"` without making a string (no other character lowercases to
+    /// an ASCII `m` or `d`).
+    static func isNote(_ path: String) -> Bool {
+        guard let dot = extensionDot(in: path) else { return false }
+        let ext = path.utf8[path.utf8.index(after: dot)...]
+        return ext.count == 2 && ext.first.map { $0 | 0x20 } == UInt8(ascii: "m")
+            && ext.last.map { $0 | 0x20 } == UInt8(ascii: "d")
+    }
+
     /// The path without its extension.
     static func removingExtension(_ path: String) -> String {
         guard let dot = extensionDot(in: path) else { return path }

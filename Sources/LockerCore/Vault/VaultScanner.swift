@@ -74,15 +74,16 @@ struct VaultScanner: Sendable {
                 }
                 if config.isExcluded(path) || path == VaultConfig.fileName { continue }
                 let file = VaultFile(path: path, absolutePath: absolute)
-                if VaultPath.fileExtension(of: path) == "md" {
+                if VaultPath.isNote(path) {
                     listing.notes.append(file)
                 } else {
                     listing.assets.append(file)
                 }
             }
         }
-        listing.notes.sort { $0.path.utf8Precedes($1.path) }
-        listing.assets.sort { $0.path.utf8Precedes($1.path) }
+        let (notes, assets) = (listing.notes, listing.assets)
+        listing.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
+        listing.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
         return listing
     }
 
