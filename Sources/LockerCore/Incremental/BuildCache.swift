@@ -81,19 +81,33 @@ public final class BuildCache: @unchecked Sendable {
         }
     }
 
-    /// A document's bundle file, with its manifest entry and its path in the output.
-    struct Encoded: Sendable {
-        var data: Data
-        var sha256: String
-        var file: Manifest.File
-        var outputPath: String
+    /// A document's bundle file, with its manifest entry and its path in the output. A class,
+    /// as ``Linked``: a lookup on two cores at once retains one reference, not each field.
+    final class Encoded: Sendable {
+        let data: Data
+        let sha256: String
+        let file: Manifest.File
+        let outputPath: String
+
+        init(data: Data, sha256: String, file: Manifest.File, outputPath: String) {
+            self.data = data
+            self.sha256 = sha256
+            self.file = file
+            self.outputPath = outputPath
+        }
     }
 
-    /// A document's page, with its path in the output.
-    struct Rendered: Sendable {
-        var surface: Int
-        var html: Data
-        var outputPath: String
+    /// A document's page, with its path in the output; a class, as ``Encoded``.
+    final class Rendered: Sendable {
+        let surface: Int
+        let html: Data
+        let outputPath: String
+
+        init(surface: Int, html: Data, outputPath: String) {
+            self.surface = surface
+            self.html = html
+            self.outputPath = outputPath
+        }
     }
 
     /// A list of documents (an index page, or a bundle index), by what it shows of them: a
