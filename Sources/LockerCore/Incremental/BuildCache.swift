@@ -147,11 +147,10 @@ public final class BuildCache: @unchecked Sendable {
     private let lock = NSLock()
     private var linkSurface: (LinkSurface, Int)?
     private var siteSurface: (SiteSurface, Int)?
-    private var vaultIndex: (index: VaultIndex, surface: Int)?
-    /// The site's tables, and the vault shape they were made under.
-    private var siteTables: (tables: SiteTables, surface: Int)?
+    private var vaultIndex: ShapeKept<VaultIndex>?
+    private var siteTables: ShapeKept<SiteTables>?
     /// The vault shape last found without duplicate IDs.
-    private var withoutDuplicateIDs = 0
+    private var withoutDuplicateIDs: ShapeKept<Void>?
     /// What ``listingVersions(of:serials:surface:)`` last compared against.
     private var listed: (documents: [Document], serials: [Int], surface: Int, versions: [ContentKind: Int])?
     private var surfaces = 0
@@ -262,46 +261,46 @@ public final class BuildCache: @unchecked Sendable {
 
     /// Whether a build under the vault shape numbered `surface` found no two documents of one
     /// kind and locale sharing an ID (``foundNoDuplicateIDs(surface:)``).
-    func hasNoDuplicateIDs(surface: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return withoutDuplicateIDs == surface
-    }
+    func hasNoDuplicateIDs(surface: Int) -> Bool { taken(\.withoutDuplicateIDs, for: surface) != nil }
 
     /// Remembers that the vault shape numbered `surface` has no two documents sharing an ID.
-    func foundNoDuplicateIDs(surface: Int) {
-        lock.lock()
-        withoutDuplicateIDs = surface
-        lock.unlock()
-    }
+    func foundNoDuplicateIDs(surface: Int) { keep((), for: surface, in: \.withoutDuplicateIDs) }
 
     /// The site's tables of the last build, when it had the vault shape numbered `surface`.
-    func siteTables(for surface: Int) -> SiteTables? {
-        lock.lock()
-        defer { lock.unlock() }
-        return siteTables?.surface == surface ? siteTables?.tables : nil
-    }
+    func siteTables(for surface: Int) -> SiteTables? { taken(\.siteTables, for: surface) }
 
     /// Keeps the site's tables for the next build.
-    func keep(_ tables: SiteTables, for surface: Int) {
-        lock.lock()
-        siteTables = (tables, surface)
-        lock.unlock()
-    }
+    func keep(_ tables: SiteTables, for surface: Int) { keep(tables, for: surface, in: \.siteTables) }
 
     /// The link tables of the vault shape numbered `surface`, when the last build had that shape.
-    func index(for surface: Int) -> VaultIndex? {
-        lock.lock()
-        defer { lock.unlock() }
-        return vaultIndex?.surface == surface ? vaultIndex?.index : nil
-    }
+    func index(for surface: Int) -> VaultIndex? { taken(\.vaultIndex, for: surface) }
 
     /// Keeps the link tables for the next build.
-    func keep(_ index: VaultIndex, for surface: Int) {
+    func keep(_ index: VaultIndex, for surface: Int) { keep(index, for: surface, in: \.vaultIndex) }
+
+    /// What a build kept in `slot`, when it was made under the vault shape numbered `surface`.
+    private func taken<Value>(_ slot: KeyPath<BuildCache, ShapeKept<Value>?>, for surface: Int) -> Value? {
         lock.lock()
-        vaultIndex = (index, surface)
+        defer { lock.unlock() }
+        guard let kept = self[keyPath: slot], kept.surface == surface else { return nil }
+        return kept.value
+    }
+
+    /// Keeps `value`, made under the vault shape numbered `surface`, in `slot` for the next build.
+    private func keep<Value>(
+        _ value: Value, for surface: Int, in slot: ReferenceWritableKeyPath<BuildCache, ShapeKept<Value>?>
+    ) {
+        lock.lock()
+        self[keyPath: slot] = ShapeKept(value: value, surface: surface)
         lock.unlock()
     }
+}
+
+/// What one build keeps for the next, with the number of the vault shape (``LinkSurface``)
+/// it was made under: it holds only for a build of the same shape.
+struct ShapeKept<Value> {
+    var value: Value
+    var surface: Int
 }
 
 /// What a built result was made from, checked before it is reused.
