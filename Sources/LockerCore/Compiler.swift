@@ -206,7 +206,8 @@ public struct Compiler: Sendable {
         // Sorted by their bytes, as the scanner lists them.
         let assetPaths = listing.assets.map(\.path)
         let linkSurface =
-            cache != nil || sink.recordsInputs ? LinkSurface(config: configData, notes: notes, assets: assetPaths) : nil
+            cache != nil || sink.recordsInputs
+            ? LinkSurface(config: configData, notes: notes, assets: assetPaths, decks: catalog.groups) : nil
         let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
         // The surface holds every note's kind, ID and locale: while it is the one a build found
         // no two documents sharing an ID under, none do.

@@ -339,13 +339,21 @@ struct LinkSurface: Sendable, Equatable {
     /// The SHA-256 of the surface, for ``PageInputs``.
     var sha256: String { bytes.sha256 }
 
-    init(config: Data?, notes: [ParsedNote], assets: [String]) {
+    /// - Parameter decks: which notes make up each deck. A note can move from a deck of its own
+    ///   into its folder's deck keeping its kind, ID and locale; the deck built before must not
+    ///   stand for the new one.
+    init(config: Data?, notes: [ParsedNote], assets: [String], decks: [DeckCatalog.Group] = []) {
         bytes.add(config)
         for note in notes {
             bytes.add([note.path, note.kind.rawValue, note.id, note.locale, note.explicitLocale ? "1" : "0"])
             bytes.add(note.frontmatter.aliases)
         }
         bytes.add(assets)
+        for group in decks {
+            bytes.add([group.id, group.path])
+            bytes.add(group.headers.map { $0 < notes.count ? notes[$0].path : "" })
+            bytes.add(group.members.map { $0 < notes.count ? notes[$0].path : "" })
+        }
     }
 }
 
