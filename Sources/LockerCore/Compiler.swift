@@ -211,7 +211,7 @@ public struct Compiler: Sendable {
         let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
         // The surface holds every note's kind, ID and locale: while it is the one a build found
         // no two documents sharing an ID under, none do.
-        if cache == nil || surface == 0 || !(cache?.hasNoDuplicateIDs(surface: surface) ?? false) {
+        if !(cache?.hasNoDuplicateIDs(surface: surface) ?? false) {
             let duplicates = Self.duplicateIDs(notes.filter { $0.kind != .deck })
             diagnostics += duplicates
             if duplicates.isEmpty, surface != 0 { cache?.foundNoDuplicateIDs(surface: surface) }

@@ -47,8 +47,6 @@ struct BundleWriter: Sendable {
 
         // Every kind has an index in every locale, listing every document of the kind: in that
         // locale when translated, else in the default locale, else in the first locale that has it.
-        // Documents are grouped by index: a document is a large value, and copies retain every field.
-        // Grouped in the index's own job, and only when it is listed again.
         let indexes = ContentKind.known.flatMap { kind in config.locales.map { (kind: kind, locale: $0) } }
         @Sendable func writeIndex(kind: ContentKind, locale: String) throws -> Manifest.File {
             let key = "\(kind)/\(locale)"
@@ -63,6 +61,8 @@ struct BundleWriter: Sendable {
             if version != 0, let reused = cache?.bundleIndexes.lookup(key, where: { $0.version == version }) {
                 return try write(reused)
             }
+            // Grouped by offset in the index's own job, and only when it is listed again: a
+            // document is a large value, and copies retain every field.
             let byID = Dictionary(grouping: documents.indices.filter { documents[$0].kind == kind }) {
                 documents[$0].id
             }
@@ -74,11 +74,7 @@ struct BundleWriter: Sendable {
             }
             indexEntries = Self.indexPermutation(indexEntries).map { indexEntries[$0] }
             let listing = cache.map { _ in IndexListing(indexEntries) }
-            if let listing, var reused = cache?.bundleIndexes.lookup(key, where: { $0.listing == listing }) {
-                if reused.version != version {
-                    reused.version = version
-                    cache?.bundleIndexes.store(reused, for: key)
-                }
+            if let listing, let reused = cache?.bundleIndexes.lookup(key, listing: listing, version: version) {
                 return try write(reused)
             }
             let data = CanonicalJSONWriter.data(for: ContentIndex(kind: kind, locale: locale, entries: indexEntries))

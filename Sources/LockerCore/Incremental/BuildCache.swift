@@ -296,6 +296,19 @@ public final class BuildCache: @unchecked Sendable {
     }
 }
 
+extension Memo where Key == String, Value == BuildCache.RenderedIndex {
+    /// The index stored under `key` with the same listing (and surface), numbered `version` from
+    /// now on, so that the next build finds it by its version alone.
+    func lookup(_ key: String, listing: IndexListing, version: Int, surface: Int = 0) -> Value? {
+        guard var found = lookup(key, where: { $0.surface == surface && $0.listing == listing }) else { return nil }
+        if found.version != version {
+            found.version = version
+            store(found, for: key)
+        }
+        return found
+    }
+}
+
 /// What one build keeps for the next, with the number of the vault shape (``LinkSurface``)
 /// it was made under: it holds only for a build of the same shape.
 struct ShapeKept<Value> {

@@ -285,13 +285,8 @@ struct SiteBuilder {
             }
             if try reused(route.path + "index.html", inputs: pageInputs) { return }
             if let listing,
-                var reused = cache?.indexPages.lookup(
-                    route.path, where: { $0.surface == surface && $0.listing == listing })
+                let reused = cache?.indexPages.lookup(route.path, listing: listing, version: version, surface: surface)
             {
-                if reused.version != version {
-                    reused.version = version
-                    cache?.indexPages.store(reused, for: route.path)
-                }
                 try emit(route.path + "index.html", reused.data, inputs: pageInputs)
                 return
             }
