@@ -242,14 +242,11 @@ import Testing
         #expect(sitemap.contains("<loc>https://sail.example/en/guides/anchoring/</loc>"))
         #expect(try #require(byPath["site/robots.txt"]).contains("Sitemap: https://sail.example/sitemap.xml"))
         let headers = try #require(byPath["site/_headers"])
-        #expect(headers.contains("/en/guides/anchoring/\n  Cache-Control: public, max-age=0, must-revalidate"))
-        #expect(headers.contains("/assets/*\n  Cache-Control: public, max-age=31536000, immutable"))
-        // Every page of the site is listed in _headers.
-        for path in byPath.keys
-        where path.hasPrefix("site/") && path.hasSuffix("/index.html") || path == "site/index.html" {
-            let folder = "/" + path.dropFirst("site/".count).dropLast("index.html".count)
-            #expect(headers.contains("\n\(folder)\n"), "\(folder) is not in _headers")
-        }
+        Self.expectOneRulePerFile(headers, site: byPath.keys.filter { $0.hasPrefix("site/") })
+        #expect(HostHeaders(headers).rules.map(\.pattern) == [
+            "/", "/checklists/*", "/decks/*", "/en/*", "/guides/*", "/pierrunner/*", "/404.html", "/robots.txt", "/sitemap.xml",
+            "/assets/*",
+        ])
         // No page refers to another host for anything it loads; the one style sheet is the site's
         // own, rendered once, and no page carries inline style the policy would refuse.
         let sheets = byPath.keys.filter { $0.hasPrefix("site/assets/") && $0.hasSuffix(".css") }
@@ -264,6 +261,90 @@ import Testing
             let href = path == "site/404.html" ? "/" + sheet : String(repeating: "../", count: depth) + sheet
             #expect(html.contains("<link rel=\"stylesheet\" href=\"\(href)\">"), "\(path)")
         }
+    }
+
+    /// Every file of a site (paths under `site/`) gets the headers of exactly one rule of its
+    /// `_headers`, on Cloudflare Pages and on Netlify, as a host merging every matching rule would
+    /// send them: a page is revalidated
+    /// and carries the security headers, robots.txt and the sitemap are revalidated, the hashed
+    /// assets are immutable. Cloudflare Pages reads 100 rules at most.
+    static func expectOneRulePerFile(
+        _ text: String, site paths: [String], base: String = "/", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let headers = HostHeaders(text)
+        #expect(headers.rules.count <= 100, sourceLocation: sourceLocation)
+        #expect(headers.rules.allSatisfy { $0.pattern.count(where: { $0 == "*" }) <= 1 }, sourceLocation: sourceLocation)
+        for path in paths where path != "site/_headers" {
+            let file = String(path.dropFirst("site/".count))
+            let url = base + (file.hasSuffix("index.html") && file != "404.html" ? String(file.dropLast("index.html".count)) : file)
+            for host in HostHeaders.Host.allCases {
+                let rules = headers.matching(url, on: host)
+                #expect(rules.count == 1, "\(url) matches \(rules.map(\.pattern)) on \(host)", sourceLocation: sourceLocation)
+            }
+            guard let rule = headers.matching(url, on: .cloudflare).first else { continue }
+            let names = rule.headers.map(\.name)
+            let cache = rule.headers.first { $0.name == "Cache-Control" }?.value
+            if file.hasPrefix(SiteBuilder.assetsFolder + "/") {
+                #expect(cache == "public, max-age=31536000, immutable", "\(url)", sourceLocation: sourceLocation)
+            } else if file.hasSuffix(".html") {
+                #expect(cache == "public, max-age=0, must-revalidate", "\(url)", sourceLocation: sourceLocation)
+                #expect(names.contains("Content-Security-Policy"), "\(url)", sourceLocation: sourceLocation)
+            } else {
+                #expect(cache == "public, max-age=0, must-revalidate", "\(url)", sourceLocation: sourceLocation)
+                #expect(!names.contains("Content-Security-Policy"), "\(url)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// A rule per top-level folder, not per page: 300 guides in two locales under a base URL's
+    /// path make seven rules, and every page still matches one.
+    @Test func headersHaveARulePerFolderNotPerPage() throws {
+        var files = ["locker.yml": "locales: [en, ru]\n"]
+        for number in 0..<150 {
+            files["g/n\(number).md"] = "---\nid: n\(number)\ntitle: N\(number)\n---\nText."
+            files["g/n\(number).ru.md"] = "---\nid: n\(number)\nlang: ru\ntitle: Н\(number)\n---\nТекст."
+        }
+        let vault = try TestVault(files)
+        defer { vault.remove() }
+        let compilation = try Compiler(
+            vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/sail/"
+        ).compile()
+        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
+        let site = compilation.files.filter { $0.path.hasPrefix("site/") }
+        #expect(site.count(where: { $0.path.hasPrefix("site/ru/guides/") }) == 151)
+        let headers = String(decoding: try #require(site.first { $0.path == "site/_headers" }).data, as: UTF8.self)
+        #expect(HostHeaders(headers).rules.map(\.pattern) == [
+            "/sail/", "/sail/guides/*", "/sail/ru/*", "/sail/404.html", "/sail/robots.txt", "/sail/sitemap.xml",
+            "/sail/assets/*",
+        ])
+        Self.expectOneRulePerFile(headers, site: site.map(\.path), base: "/sail/")
+    }
+
+    /// Netlify reads `/ru/*` as `/ru` and anything after it, so a landing page `rules` beside the
+    /// locale `ru`, and one named `robots` beside `robots.txt`, have their shorter neighbour's
+    /// pages listed one by one; the other folders keep their splat.
+    @Test func aFolderStartingAnothersNameIsListedPageByPage() throws {
+        func landing(_ id: String, order: Int) -> String {
+            "---\nid: \(id)\norder: \(order)\ntitle: \(id)\napp:\n  name: App\nhero:\n  headlines: [Go]\n---\n"
+        }
+        let vault = try TestVault(
+            [
+                "site/home.md": landing("home", order: 1), "site/rules.md": landing("rules", order: 2),
+                "site/robots.md": landing("robots", order: 3),
+                "a.md": "---\nid: a\ntitle: A\n---\nText.", "a.ru.md": "---\nid: a\nlang: ru\ntitle: А\n---\nТекст.",
+            ], config: "locales: [en, ru]\nkinds:\n  site: page\n")
+        defer { vault.remove() }
+        let compilation = try Compiler(
+            vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/"
+        ).compile()
+        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
+        let site = compilation.files.filter { $0.path.hasPrefix("site/") }
+        let headers = String(decoding: try #require(site.first { $0.path == "site/_headers" }).data, as: UTF8.self)
+        let patterns = HostHeaders(headers).rules.map(\.pattern)
+        #expect(patterns.contains("/guides/*") && patterns.contains("/rules/*"))
+        #expect(!patterns.contains("/ru/*") && patterns.contains("/ru/guides/") && patterns.contains("/ru/guides/a/"))
+        #expect(!patterns.contains("/robots/*") && patterns.contains("/robots/"))
+        Self.expectOneRulePerFile(headers, site: site.map(\.path))
     }
 
     @Test func aVaultTemplateReplacesTheBuiltInOne() throws {

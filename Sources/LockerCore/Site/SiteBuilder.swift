@@ -190,7 +190,7 @@ struct SiteBuilder {
         }
         func hashedAsset(_ data: Data, suffix: String) throws -> String {
             let sha256 = ContentHash.sha256Hex(data)
-            let path = "assets/" + sha256.prefix(16) + suffix
+            let path = Self.assetsFolder + "/" + sha256.prefix(16) + suffix
             try emit(path, data, sha256: sha256)
             return path
         }
@@ -363,7 +363,7 @@ struct SiteBuilder {
         try emit("404.html", Data(try context.notFound().utf8))
         try emit("robots.txt", Data(robots.utf8))
         if let sitemap = sitemap(listed) { try emit("sitemap.xml", Data(sitemap.utf8)) }
-        try emit("_headers", Data(headers(htmlPaths)))
+        try emit("_headers", Data(Self.headers(htmlPaths, baseURL: baseURL)))
         return htmlPaths.count
     }
 
@@ -435,8 +435,13 @@ struct SiteBuilder {
 
     /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
     ///
-    /// Each path matches one rule only, because hosts merge the headers of every matching rule.
-    private func headers(_ htmlPaths: [String]) -> [UInt8] {
+    /// A rule per top-level folder of pages (`/guides/*`, `/ru/*`, …), not per page: Cloudflare
+    /// Pages reads 100 rules at most, and a vault of 10,000 notes has 10,000 pages. Hosts merge
+    /// the headers of every rule that matches a path, so each path matches one rule only: the
+    /// root page and the files beside it have exact rules, and the assets folder one splat. A
+    /// folder whose name starts another's (`ru` and a landing page `rules`) has a rule per page,
+    /// as has a landing page with the ID `assets` (which the assets' splat matches too).
+    static func headers(_ htmlPaths: [String], baseURL: String?) -> [UInt8] {
         let root = baseURL.flatMap { URL(string: $0)?.path } ?? "/"
         let base = Array((root.hasSuffix("/") ? root : root + "/").utf8)
         let revalidate = Array("\n  Cache-Control: public, max-age=0, must-revalidate\n".utf8)
@@ -447,23 +452,45 @@ struct SiteBuilder {
               Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
 
             """.utf8)
-        // Written as bytes: a vault of 10,000 notes has a rule for each of its pages.
+        var patterns: Set<String> = []
+        var folders: [String: [String]] = [:]
+        for path in htmlPaths {
+            guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else {
+                patterns.insert(path)  // the root page: ""
+                continue
+            }
+            folders[String(path[..<slash]), default: []].append(path)
+        }
+        // Netlify reads `/ru/*` as `/ru` followed by anything, in any case: `/rules/` too. A
+        // folder that starts another top-level name so has its pages listed one by one.
+        let names = Set(folders.keys).union([assetsFolder, "404.html", "robots.txt", "sitemap.xml"]).map {
+            $0.lowercased()
+        }
+        for (folder, paths) in folders {
+            let lower = folder.lowercased()
+            if names.contains(where: { $0 != lower && $0.hasPrefix(lower) }) || lower == assetsFolder {
+                patterns.formUnion(paths)
+            } else {
+                patterns.insert(folder + "/*")
+            }
+        }
         var out = Array(
             "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n".utf8)
-        out.reserveCapacity(out.count + htmlPaths.count * (base.count + revalidate.count + security.count + 40))
-        let revalidated =
-            htmlPaths.utf8SortedOffsets().map { htmlPaths[$0] } + ["404.html", "robots.txt"]
-            + (baseURL == nil ? [] : ["sitemap.xml"])
-        for path in revalidated {
-            out += base
-            out += path.utf8
-            out += revalidate
-            if !path.hasSuffix(".txt"), !path.hasSuffix(".xml") { out += security }
+        let unsorted = Array(patterns)
+        let pages = unsorted.utf8SortedOffsets().map { unsorted[$0] }
+        for pattern in pages + ["404.html"] {
+            out += base + pattern.utf8 + revalidate + security
+        }
+        for file in ["robots.txt"] + (baseURL == nil ? [] : ["sitemap.xml"]) {
+            out += base + file.utf8 + revalidate
         }
         out += base
-        out += "assets/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n".utf8
+        out += (assetsFolder + "/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n").utf8
         return out
     }
+
+    /// The folder of the site's hashed files: images, the icon and the style sheet.
+    static let assetsFolder = "assets"
 }
 
 /// What names a document across its language versions: its kind and ID.
