@@ -176,6 +176,13 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .pageUnknownKey, severity: .warning,
             files: ["note.md": "---\nkind: page\napp: {name: A}\nhero: {headline: H}\n1️⃣feautres: x\n---\n"]),
+        // Beside a root page with two headlines, `b` would be the root's second headline's URL.
+        PositionCase(
+            code: .pageReservedID, severity: .error, file: "other.md",
+            files: [
+                "home.md": "---\nkind: page\norder: 1\napp: {name: A}\nhero: {headlines: [H, I]}\n---\n",
+                "other.md": "---\nkind: page\norder: 2\nid: 1️⃣b\napp: {name: A}\nhero: {headline: H}\n---\n",
+            ]),
         PositionCase(
             code: .linkBroken, severity: .warning,
             files: [

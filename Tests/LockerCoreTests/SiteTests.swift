@@ -347,6 +347,27 @@ import Testing
         Self.expectOneRulePerFile(headers, site: site.map(\.path))
     }
 
+    /// A landing page may not take the URL of a folder the site has of its own: an index, the
+    /// assets, a locale, a headline variant of the root page; in any case. The root page may
+    /// have any ID, since it sits at `/`.
+    @Test func landingPagesMayNotTakeTheSitesOwnFolders() throws {
+        func landing(_ id: String, order: Int, headlines: String = "[Go]") -> String {
+            "---\nid: \(id)\norder: \(order)\ntitle: T\napp:\n  name: App\nhero:\n  headlines: \(headlines)\n---\n"
+        }
+        let vault = try TestVault(
+            [
+                "site/root.md": landing("decks", order: 1, headlines: "[One, Two]"),
+                "site/guides.md": landing("guides", order: 2), "site/assets.md": landing("Assets", order: 3),
+                "site/ru.md": landing("ru", order: 4), "site/b.md": landing("b", order: 5),
+                "site/c.md": landing("c", order: 6), "site/about.md": landing("about", order: 7),
+            ], config: "locales: [en, ru]\nkinds:\n  site: page\n")
+        defer { vault.remove() }
+        let found = try vault.diagnostics().with(.pageReservedID)
+        #expect(found.map(\.file).sorted() == ["site/assets.md", "site/b.md", "site/guides.md", "site/ru.md"])
+        #expect(found.allSatisfy { $0.severity == .error && $0.position == SourcePosition(line: 2, column: 5) })
+        #expect(found.first { $0.file == "site/b.md" }?.message.contains("the root page's headline 2") == true)
+    }
+
     @Test func aVaultTemplateReplacesTheBuiltInOne() throws {
         let vault = try TestVault(
             [

@@ -132,6 +132,8 @@ extension DiagnosticCode {
     public static let pageMissingKey = DiagnosticCode(rawValue: "page.missing-key")
     /// A landing page has a key the site does not show: usually a typo.
     public static let pageUnknownKey = DiagnosticCode(rawValue: "page.unknown-key")
+    /// A landing page's ID names a folder of the site's own (`guides`, `assets`, a locale, `b`).
+    public static let pageReservedID = DiagnosticCode(rawValue: "page.reserved-id")
     /// A template of the vault's `templates/` folder cannot be parsed.
     public static let templateInvalid = DiagnosticCode(rawValue: "template.invalid")
 }
