@@ -65,6 +65,27 @@ import Testing
         }
     }
 
+    /// The survey taken as an update begins finds the files the previous build wrote as it wrote
+    /// them, and not one rewritten, replaced by a folder or removed since.
+    @Test func theSurveyFindsWhatChangedSinceThePreviousBuild() throws {
+        try Self.withFirstBuild { output in
+            let root = output.path + "/"
+            try Data("a".utf8).write(to: URL(fileURLWithPath: root + "site/guides/a/index.html"))  // same size
+            try FileManager.default.removeItem(atPath: root + "site/guides/b/index.html")
+            try FileManager.default.createDirectory(atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
+            try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/aaaa.json")
+            let previous = try #require(try OutputWriter.previousFiles(of: output))
+            let survey = OutputSurvey(output: output.path, files: previous)
+            let deadline = Date().addingTimeInterval(10)
+            while survey.isIntact("bundles/v1/manifest.json") == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(survey.isIntact("bundles/v1/manifest.json") == true)
+            #expect(survey.isIntact("site/guides/a/index.html") == false)
+            #expect(survey.isIntact("site/guides/b/index.html") == false)
+            #expect(survey.isIntact("bundles/v1/guide/en/aaaa.json") == false)
+            #expect(survey.isIntact("not/in/the/marker") == false)
+        }
+    }
+
     @Test func aCommitCutShortIsFinishedByTheNextBuild() throws {
         try Self.withFirstBuild { output in
             do {

@@ -38,11 +38,15 @@ extension OutputWriter {
         /// Held until the update is released (``OutputLock``).
         private let lock: OutputLock?
 
+        /// The previous files looked at ahead of the build (``OutputSurvey``).
+        private let survey: OutputSurvey
+
         init(output: URL, previousFiles: [String: RecordedFile], lock: OutputLock? = nil) {
             self.output = output
             self.previousFiles = previousFiles
             self.lock = lock
             folders = FolderMaker(root: output.path)
+            survey = OutputSurvey(output: output.path, files: previousFiles)
         }
 
         public var reusedCount: Int { ledger.reused }
@@ -51,7 +55,11 @@ extension OutputWriter {
 
         /// The previous build's entry for `path` when the file is still the one it wrote.
         private func intact(_ path: String) -> RecordedFile? {
-            OutputWriter.intact(path, in: previousFiles, output: output)
+            switch survey.isIntact(path) {
+            case true?: previousFiles[path]
+            case false?: nil
+            case nil: OutputWriter.intact(path, in: previousFiles, output: output)
+            }
         }
 
         /// Where `path` waits for the commit: a name in the scratch folder, one per path.

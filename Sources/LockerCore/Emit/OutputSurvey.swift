@@ -1,0 +1,32 @@
+import Foundation
+
+/// Which of the previous build's files are still the ones it wrote (same size, inode and
+/// modification time): an `lstat` each, taken on a thread of its own as an ``OutputWriter/Update``
+/// begins, while the vault is read and linked, which leaves a core idle for much of the time.
+///
+/// Until the survey is done, a file asked about is looked at directly, as before it. A file
+/// changed after it was surveyed is kept as the previous build's, as it would be if it changed
+/// just after being looked at; the next build sees its new stamp and writes it again.
+final class OutputSurvey: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The intact files' paths; nil until the survey is done.
+    private var intact: Set<String>?
+
+    init(output: String, files: [String: OutputWriter.RecordedFile]) {
+        let thread = Thread { [self] in
+            let root = output + "/"
+            var found = Set<String>(minimumCapacity: files.count)
+            for (path, file) in files {
+                if let recorded = file.stamp, OutputWriter.stamp(at: root + path) == recorded { found.insert(path) }
+            }
+            lock.withLock { intact = found }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Whether the survey found `path`'s file intact; nil while it runs.
+    func isIntact(_ path: String) -> Bool? {
+        lock.withLock { intact.map { $0.contains(path) } }
+    }
+}
