@@ -190,20 +190,23 @@ import Testing
     }
 
     @Test func aRecordReadsBackWhatWasWrittenAndNothingFromDamagedBytes() throws {
-        let guide = NoteRecord.KeptGuide(
-            id: "anchoring", idPosition: SourcePosition(line: 2, column: 5), locale: "ru", explicitLocale: true,
-            aliases: ["Якорь", ""], basePath: "guides/anchoring", frontmatterID: "anchoring", frontmatterKind: "guide",
-            frontmatterType: nil, parseDiagnostics: [],
-            diagnostics: [
-                Diagnostic(
-                    .warning, .linkBroken, "no note named 'x'", file: "guides/anchoring.ru.md",
-                    at: SourcePosition(line: 70_000, column: 3), hint: "check it")
-            ],
-            reads: [0, 1], assets: [AssetUse(path: "images/boat.png", bundled: true, state: "abc")],
-            entry: ContentIndex.Entry(
-                id: "anchoring", uuid: "u", title: "Якорь", subtitle: nil, category: "mooring", type: "document",
-                tags: ["a", "b"], order: -3, locale: "ru"),
-            bundleSHA256: String(repeating: "ab", count: 32), bundleSize: 1 << 40)
+        func keptGuide(reads: [Int]) -> NoteRecord.KeptGuide {
+            NoteRecord.KeptGuide(
+                id: "anchoring", idPosition: SourcePosition(line: 2, column: 5), locale: "ru", explicitLocale: true,
+                aliases: ["Якорь", ""], basePath: "guides/anchoring", frontmatterID: "anchoring", frontmatterKind: "guide",
+                frontmatterType: nil, parseDiagnostics: [],
+                diagnostics: [
+                    Diagnostic(
+                        .warning, .linkBroken, "no note named 'x'", file: "guides/anchoring.ru.md",
+                        at: SourcePosition(line: 70_000, column: 3), hint: "check it")
+                ],
+                reads: reads, assets: [AssetUse(path: "images/boat.png", bundled: true, state: "abc")],
+                entry: ContentIndex.Entry(
+                    id: "anchoring", uuid: "u", title: "Якорь", subtitle: nil, category: "mooring", type: "document",
+                    tags: ["a", "b"], order: -3, locale: "ru"),
+                bundleSHA256: String(repeating: "ab", count: 32), bundleSize: 1 << 40)
+        }
+        let guide = keptGuide(reads: [0, 1])
         let stamp = FileStamp(
             size: 12, inode: UInt64.max, modifiedSeconds: -1, modifiedNanoseconds: 999_999_999, changedSeconds: 1 << 40,
             changedNanoseconds: 0)
@@ -227,7 +230,7 @@ import Testing
         // A guide that read a note the record does not have (a place past the end, or before it).
         for place in [2, -1] {
             var wrong = record
-            wrong.notes[0].guide?.reads = [0, place]
+            wrong.notes[0].guide = keptGuide(reads: [0, place])
             #expect(NoteRecord(bytes: [UInt8](wrong.encoded)) == nil, "read \(place)")
         }
     }

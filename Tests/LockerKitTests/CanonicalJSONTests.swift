@@ -77,6 +77,19 @@ import Testing
                 != ContentIdentity.uuid(kind: ContentKind(rawValue: "deck"), id: "a"))
     }
 
+    /// The UUID text bundles write is Foundation's, lowercased: for the published one, all
+    /// zeros, all ones, and 1,000 random ones.
+    @Test func uuidsAreWrittenAsFoundationWritesThemLowercased() {
+        let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        let ones = UUID(
+            uuid: (0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF))
+        #expect(ContentIdentity.lowercaseString(zero) == "00000000-0000-0000-0000-000000000000")
+        #expect(ContentIdentity.uuidString(kind: .guide, id: "anchoring") == "66f6f032-5930-57ea-bdd2-54de8fd0a29c")
+        for uuid in [zero, ones, ContentIdentity.namespace] + (0..<1_000).map({ _ in UUID() }) {
+            #expect(ContentIdentity.lowercaseString(uuid) == uuid.uuidString.lowercased())
+        }
+    }
+
     @Test func decodesUnknownBlockAndSpanTypesWithoutFailing() throws {
         let json = #"[{"type":"paragraph","spans":[{"type":"sparkle","text":"hi"}]},{"type":"hologram"}]"#
         let blocks = try JSONDecoder().decode([Block].self, from: Data(json.utf8))

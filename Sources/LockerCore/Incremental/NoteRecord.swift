@@ -43,26 +43,54 @@ struct NoteRecord: Sendable {
     }
 
     /// A guide note as a build sees it without reading it.
-    struct KeptGuide: Sendable {
+    ///
+    /// A class: a build passes 10,000 of them from the record to the hollow notes and the kept
+    /// documents, and a struct of this many fields costs a retain per field at each copy.
+    final class KeptGuide: Sendable {
         // What the parse found that the link tables, the deck catalog and the ID checks read.
-        var id: String
-        var idPosition: SourcePosition
-        var locale: String
-        var explicitLocale: Bool
-        var aliases: [String]
-        var basePath: String
-        var frontmatterID: String?
-        var frontmatterKind: String?
-        var frontmatterType: String?
-        var parseDiagnostics: [Diagnostic]
+        let id: String
+        let idPosition: SourcePosition
+        let locale: String
+        let explicitLocale: Bool
+        let aliases: [String]
+        let basePath: String
+        let frontmatterID: String?
+        let frontmatterKind: String?
+        let frontmatterType: String?
+        let parseDiagnostics: [Diagnostic]
         // What building the guide found and made.
-        var diagnostics: [Diagnostic]
+        let diagnostics: [Diagnostic]
         /// The notes the guide was made from, by their place in ``NoteRecord/notes``.
-        var reads: [Int]
-        var assets: [AssetUse]
-        var entry: ContentIndex.Entry
-        var bundleSHA256: String
-        var bundleSize: Int
+        let reads: [Int]
+        let assets: [AssetUse]
+        let entry: ContentIndex.Entry
+        let bundleSHA256: String
+        let bundleSize: Int
+
+        init(
+            id: String, idPosition: SourcePosition, locale: String, explicitLocale: Bool, aliases: [String],
+            basePath: String, frontmatterID: String? = nil, frontmatterKind: String? = nil,
+            frontmatterType: String? = nil,
+            parseDiagnostics: [Diagnostic], diagnostics: [Diagnostic], reads: [Int], assets: [AssetUse],
+            entry: ContentIndex.Entry, bundleSHA256: String, bundleSize: Int
+        ) {
+            self.id = id
+            self.idPosition = idPosition
+            self.locale = locale
+            self.explicitLocale = explicitLocale
+            self.aliases = aliases
+            self.basePath = basePath
+            self.frontmatterID = frontmatterID
+            self.frontmatterKind = frontmatterKind
+            self.frontmatterType = frontmatterType
+            self.parseDiagnostics = parseDiagnostics
+            self.diagnostics = diagnostics
+            self.reads = reads
+            self.assets = assets
+            self.entry = entry
+            self.bundleSHA256 = bundleSHA256
+            self.bundleSize = bundleSize
+        }
     }
 
     /// The record's bytes: the notes' entries are written on every core, a run of notes each,

@@ -24,7 +24,30 @@ public enum ContentIdentity {
 
     /// ``uuid(kind:id:part:)`` as bundles write it: lowercase, with hyphens.
     public static func uuidString(kind: ContentKind, id: String, part: [String] = []) -> String {
-        uuid(kind: kind, id: id, part: part).uuidString.lowercased()
+        lowercaseString(uuid(kind: kind, id: id, part: part))
+    }
+
+    /// `uuid.uuidString.lowercased()`, written byte by byte: Foundation formats each byte with
+    /// `printf`, then lowercases the string, and a build writes a UUID for every note, item and card.
+    public static func lowercaseString(_ uuid: UUID) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: uuid.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { buffer in
+                var out = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    digits.withUTF8Buffer { hex in
+                        buffer[out] = hex[Int(byte >> 4)]
+                        buffer[out + 1] = hex[Int(byte & 0x0F)]
+                    }
+                    out += 2
+                }
+                return out
+            }
+        }
     }
 
     /// A name-based UUID (RFC 4122, version 5, SHA-1).
