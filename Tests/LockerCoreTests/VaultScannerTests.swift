@@ -1,4 +1,5 @@
 import Foundation
+import LockerTestSupport
 import Testing
 
 @testable import LockerCore
@@ -80,6 +81,37 @@ import Testing
         // The same key the fingerprint's walk gives its stamp, so a build takes that stamp.
         let walk = VaultScanner.walk(root: vault.root, skipping: [])
         #expect(walk.files[decomposed.absolutePath] != nil)
+    }
+
+    /// ``FileStamp/hasContentText(_:)`` answers as comparing ``FileStamp/contentText`` would, for
+    /// the extremes of every field, negative times, and 2,000 random stamps against their own text
+    /// and a neighbour's.
+    @Test func aStampKnowsItsContentTextWithoutWritingIt() {
+        var random = SplitMix64(seed: 11)
+        var stamps = [
+            FileStamp(size: 0, inode: 0, modifiedSeconds: 0, modifiedNanoseconds: 0, changedSeconds: 0, changedNanoseconds: 0),
+            FileStamp(
+                size: .max, inode: .max, modifiedSeconds: .max, modifiedNanoseconds: 999_999_999, changedSeconds: 1,
+                changedNanoseconds: 2),
+            FileStamp(
+                size: .min, inode: 1, modifiedSeconds: .min, modifiedNanoseconds: -1, changedSeconds: 0,
+                changedNanoseconds: 0),
+        ]
+        for _ in 0..<2_000 {
+            stamps.append(
+                FileStamp(
+                    size: Int64.random(in: -5...(1 << 40), using: &random), inode: UInt64.random(in: 0...UInt64.max, using: &random),
+                    modifiedSeconds: Int64.random(in: -(1 << 33)...(1 << 33), using: &random),
+                    modifiedNanoseconds: Int64.random(in: 0..<1_000_000_000, using: &random), changedSeconds: 0,
+                    changedNanoseconds: 0))
+        }
+        for (index, stamp) in stamps.enumerated() {
+            #expect(stamp.hasContentText(stamp.contentText), "\(stamp.contentText)")
+            let other = stamps[(index + 1) % stamps.count]
+            #expect(stamp.hasContentText(other.contentText) == (stamp.contentText == other.contentText))
+            #expect(!stamp.hasContentText(stamp.contentText + "0") && !stamp.hasContentText(String(stamp.contentText.dropLast())))
+            #expect(!stamp.hasContentText(""))
+        }
     }
 
     @Test func aMissingVaultIsAnError() throws {

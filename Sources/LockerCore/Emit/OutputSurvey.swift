@@ -4,7 +4,8 @@ import Foundation
 /// modification time): an `lstat` each, taken on a thread of its own as an ``OutputWriter/Update``
 /// begins, while the vault is read and linked, which leaves a core idle for much of the time.
 ///
-/// Until the survey is done, a file asked about is looked at directly, as before it. A file
+/// Until the survey is done (or when the folder cannot be opened), a file asked about is looked
+/// at directly. A file
 /// changed after it was surveyed is kept as the previous build's, as it would be if it changed
 /// just after being looked at; the next build sees its new stamp and writes it again.
 final class OutputSurvey: @unchecked Sendable {
@@ -14,10 +15,12 @@ final class OutputSurvey: @unchecked Sendable {
 
     init(output: String, files: [String: OutputWriter.RecordedFile]) {
         let thread = Thread { [self] in
-            let root = output + "/"
+            let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard folder >= 0 else { return }
+            defer { close(folder) }
             var found = Set<String>(minimumCapacity: files.count)
             for (path, file) in files {
-                if let recorded = file.stamp, OutputWriter.stamp(at: root + path) == recorded { found.insert(path) }
+                if let recorded = file.stamp, OutputWriter.hasStamp(recorded, at: path, in: folder) { found.insert(path) }
             }
             lock.withLock { intact = found }
         }

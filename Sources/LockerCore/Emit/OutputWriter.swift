@@ -52,9 +52,11 @@ public enum OutputWriter {
             let markerData = FileManager.default.contents(atPath: output.appendingPathComponent(marker).path)
         else { return nil }
         let files = Self.record(in: markerData)
-        let root = output.path + "/"
+        let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return nil }
+        defer { close(folder) }
         let intact = Compiler.parallelMap(Array(files)) { path, entry in
-            entry.stamp != nil && stamp(at: root + path) == entry.stamp
+            entry.stamp.map { hasStamp($0, at: path, in: folder) } ?? false
         }
         guard !files.isEmpty, !intact.contains(false) else { return nil }
         return record
@@ -271,17 +273,26 @@ public enum OutputWriter {
     /// The marker of a build of these files: its lines are written on every core, a run of
     /// files each, one after the other.
     static func markerText(_ files: [String: RecordedFile]) -> Data {
-        let paths = files.keys.sorted(by: { $0.utf8Precedes($1) })
+        let entries = Array(files)
+        let order = entries.map(\.key).utf8SortedOffsets()
         var data = Data((markerHeading + markerFormat).utf8)
-        let parts = Compiler.parallelMap(Compiler.runs(of: paths.count, length: 2048)) { run in
-            var text = ""
-            for path in paths[run] {
-                guard let entry = files[path] else { continue }
-                text += "\(entry.sha256) \(entry.stamp ?? "-") \(entry.inputs ?? "-") \(path)\n"
+        let parts = Compiler.parallelMap(Compiler.runs(of: order.count, length: 2048)) { run in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(run.count * 200)
+            for offset in order[run] {
+                let (path, entry) = entries[offset]
+                bytes += entry.sha256.utf8
+                bytes.append(UInt8(ascii: " "))
+                bytes += (entry.stamp ?? "-").utf8
+                bytes.append(UInt8(ascii: " "))
+                bytes += (entry.inputs ?? "-").utf8
+                bytes.append(UInt8(ascii: " "))
+                bytes += path.utf8
+                bytes.append(UInt8(ascii: "\n"))
             }
-            return text
+            return bytes
         }
-        for part in parts { data.append(contentsOf: part.utf8) }
+        for part in parts { data.append(contentsOf: part) }
         return data
     }
 
@@ -335,10 +346,23 @@ public enum OutputWriter {
     /// The previous build's entry for `path` when the file in `output` is still the one that build
     /// wrote (same size, inode and modification time); what both writers keep files by.
     static func intact(_ path: String, in previousFiles: [String: RecordedFile], output: URL) -> RecordedFile? {
+        var status = stat()
         guard let previous = previousFiles[path], let recorded = previous.stamp,
-            stamp(at: output.path + "/" + path) == recorded
+            lstat(output.path + "/" + path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            FileStamp(status).hasContentText(recorded)
         else { return nil }
         return previous
+    }
+
+    /// Whether `path`, relative to the folder open as `folder`, is a regular file with the stamp
+    /// `recorded` (``VaultScanner/contentStamp(of:)``): what ``stamp(at:)`` compares, without a
+    /// string made for the path or the stamp.
+    static func hasStamp(_ recorded: String, at path: String, in folder: Int32) -> Bool {
+        var status = stat()
+        guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return false
+        }
+        return FileStamp(status).hasContentText(recorded)
     }
 
     /// The stamp of a regular file, nil for anything else or nothing.

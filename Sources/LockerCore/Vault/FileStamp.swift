@@ -53,4 +53,41 @@ struct FileStamp: Hashable, Sendable {
     /// Size, inode and modification time, without the change time (which a hard link changes):
     /// how the output's files are recognised as the ones a build wrote.
     var contentText: String { "\(size):\(inode):\(modifiedSeconds).\(modifiedNanoseconds)" }
+
+    /// Whether ``contentText`` is `text`, without making the string: the output survey asks it of
+    /// every file of a build.
+    func hasContentText(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { expected in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer in
+                var count = 0
+                func put(_ byte: UInt8) {
+                    buffer[count] = byte
+                    count += 1
+                }
+                func put(_ value: UInt64, negative: Bool = false) {
+                    if negative { put(UInt8(ascii: "-")) }
+                    let start = count
+                    var rest = value
+                    repeat {
+                        put(UInt8(ascii: "0") + UInt8(rest % 10))
+                        rest /= 10
+                    } while rest > 0
+                    var (low, high) = (start, count - 1)
+                    while low < high {
+                        buffer.swapAt(low, high)
+                        (low, high) = (low + 1, high - 1)
+                    }
+                }
+                put(size.magnitude, negative: size < 0)
+                put(UInt8(ascii: ":"))
+                put(inode)
+                put(UInt8(ascii: ":"))
+                put(modifiedSeconds.magnitude, negative: modifiedSeconds < 0)
+                put(UInt8(ascii: "."))
+                put(modifiedNanoseconds.magnitude, negative: modifiedNanoseconds < 0)
+                return count == expected.count && UnsafeBufferPointer(rebasing: buffer[..<count]).elementsEqual(expected)
+            }
+        }
+    }
 }
