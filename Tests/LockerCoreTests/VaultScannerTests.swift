@@ -27,18 +27,61 @@ import Testing
             return status
         }
         let walk = VaultScanner.walk(root: vault.root, skipping: [root + "/out"])
-        let stamp = { (path: String) in FileStamp(status(path)).text }
-        #expect(
-            walk.lines.sorted() == [
-                "a.md\t\(stamp("a.md"))", "guides/b.md\t\(stamp("guides/b.md"))",
-                "link.md\t\(stamp("link.md"))\t\(FileStamp(status("link.md", following: true)).text)",
-                "locker.yml\t\(stamp("locker.yml"))", "pipe\t\(stamp("pipe"))",
-            ].filter { FileManager.default.fileExists(atPath: root + "/" + $0.prefix { $0 != "\t" }) }.sorted())
+        // The record read back: each path, its tag and its stamps.
+        var read: [String: (tag: UInt8, stamps: [FileStamp])] = [:]
+        var rest = walk.record[...]
+        func number() -> Int64 {
+            defer { rest = rest.dropFirst(8) }
+            return rest.prefix(8).reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        }
+        while let end = rest.firstIndex(of: 0), end + 1 < rest.endIndex {
+            let path = String(decoding: rest[..<end], as: UTF8.self)
+            let tag = rest[end + 1]
+            rest = rest[(end + 2)...]
+            let stamps = (0..<(tag == 2 ? 2 : 1)).map { _ in
+                FileStamp(
+                    size: number(), inode: UInt64(bitPattern: number()), modifiedSeconds: number(),
+                    modifiedNanoseconds: number(), changedSeconds: number(), changedNanoseconds: number())
+            }
+            read[path] = (tag, stamps)
+        }
+        #expect(rest.isEmpty, "the record ends with the last file")
+        #expect(read.keys.sorted() == ["a.md", "guides/b.md", "link.md", "pipe"])
+        #expect(read["a.md"]?.tag == 1 && read["a.md"]?.stamps == [FileStamp(status("a.md"))])
+        #expect(read["guides/b.md"]?.stamps == [FileStamp(status("guides/b.md"))])
+        #expect(read["link.md"]?.tag == 2)
+        #expect(read["link.md"]?.stamps == [FileStamp(status("link.md")), FileStamp(status("link.md", following: true))])
+        #expect(read["pipe"]?.tag == 3 && read["pipe"]?.stamps == [FileStamp(status("pipe"))])
         #expect(walk.files[root + "/a.md"] == FileStamp(status("a.md")))
         #expect(walk.files[root + "/guides/b.md"] == FileStamp(status("guides/b.md")))
         #expect(walk.files[root + "/link.md"] == nil)
         #expect(walk.files[root + "/pipe"] == nil)
-        #expect(VaultScanner.fileStamps(root: vault.root, skipping: [root + "/out"]) == walk.lines)
+    }
+
+    /// What a watcher sees: a note saved (same size), added, renamed or removed changes the
+    /// vault's fingerprint; a hidden file or the skipped folder does not.
+    @Test func theFingerprintFollowsTheVaultsFilesOnly() throws {
+        let vault = try TestVault(["a.md": "one", "guides/b.md": "two", "out/site.html": ""])
+        defer { vault.remove() }
+        let root = vault.root.standardizedFileURL.path
+        let out = [URL(fileURLWithPath: root + "/out")]
+        var seen = [BuildFingerprint.files(in: vault.root, skipping: out).hex]
+        func expectChange(_ what: String, _ change: () throws -> Void, changes: Bool = true) throws {
+            try change()
+            let now = BuildFingerprint.files(in: vault.root, skipping: out).hex
+            #expect((now != seen.last) == changes, "\(what)")
+            seen.append(now)
+        }
+        try expectChange("hidden file", { try vault.write(".obsidian/workspace.json", Data("{}".utf8)) }, changes: false)
+        try expectChange("output", { try vault.write("out/site.html", Data("new".utf8)) }, changes: false)
+        try expectChange("saved, same size") {
+            Thread.sleep(forTimeInterval: 0.01)
+            try vault.write("a.md", Data("ONE".utf8))
+        }
+        try expectChange("added") { try vault.write("guides/c.md", Data("three".utf8)) }
+        try expectChange("renamed") { try FileManager.default.moveItem(atPath: root + "/guides/c.md", toPath: root + "/guides/d.md") }
+        try expectChange("removed") { try FileManager.default.removeItem(atPath: root + "/guides/d.md") }
+        #expect(seen.last == seen[3], "the vault as it was before the note was added")
     }
 
     /// What a scan lists and skips: hidden files and folders, excluded folders, the output folder,

@@ -35,7 +35,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// the build the watcher starts when it changed.
     public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
         let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
-        var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(Data(walk.lines.joined(separator: "\n").utf8)))
+        var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(walk.record))
         fingerprint.stamps = walk.files
         return fingerprint
     }
@@ -63,9 +63,9 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         if let program = Self.program { lines.append(program) }
         let walk = VaultScanner.walk(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
-        lines += walk.lines
         stamps = walk.files
-        hex = ContentHash.sha256Hex(Data(lines.joined(separator: "\n").utf8))
+        // The settings as lines, a zero byte (which no line holds), then the vault's files.
+        hex = ContentHash.sha256Hex(Array(lines.joined(separator: "\n").utf8) + [0] + walk.record)
     }
 }
 

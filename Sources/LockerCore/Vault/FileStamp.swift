@@ -54,6 +54,17 @@ struct FileStamp: Hashable, Sendable {
     /// how the output's files are recognised as the ones a build wrote.
     var contentText: String { "\(size):\(inode):\(modifiedSeconds).\(modifiedNanoseconds)" }
 
+    /// Appends the six numbers, 8 bytes each, little-endian: what ``VaultWalk/record`` holds.
+    func append(to bytes: inout [UInt8]) {
+        func put(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        put(UInt64(bitPattern: size))
+        put(inode)
+        put(UInt64(bitPattern: modifiedSeconds))
+        put(UInt64(bitPattern: modifiedNanoseconds))
+        put(UInt64(bitPattern: changedSeconds))
+        put(UInt64(bitPattern: changedNanoseconds))
+    }
+
     /// Whether ``contentText`` is `text`, without making the string: the output survey asks it of
     /// every file of a build.
     func hasContentText(_ text: String) -> Bool {

@@ -140,21 +140,26 @@ struct VaultScanner: Sendable {
     }
 }
 
-extension VaultScanner {
-    /// Every file under `root` that a build could read, with its ``stamp(of:)``: hidden files
-    /// and folders and the `skipping` folders left out, links to files followed, links to
-    /// folders not.
-    /// What ``BuildFingerprint`` hashes.
-    static func fileStamps(root: URL, skipping: Set<String>) -> [String] {
-        walk(root: root, skipping: skipping).lines
-    }
+/// What a walk of the vault found (``VaultScanner/walk(root:skipping:)``).
+struct VaultWalk: Sendable {
+    /// Every file's path and stamp as bytes, in the order found: what ``BuildFingerprint``
+    /// hashes. A path is followed by a zero byte, a tag, and the stamp's six numbers (a link's
+    /// own and its target's), 8 bytes each: no text is made per file.
+    var record: [UInt8]
+    /// The stamp of each regular file by its absolute path: what a build that follows can take
+    /// instead of a `stat` of its own.
+    var files: [String: FileStamp]
+}
 
-    /// ``fileStamps(root:skipping:)``, and the stamp of each regular file among them by its
-    /// absolute path: what a build that follows can take instead of a `stat` of its own.
+extension VaultScanner {
+    /// Every file under `root` that a build could read, with its stamp (``VaultWalk``): hidden
+    /// files and folders and the `skipping` folders left out, links to files followed, links
+    /// to folders not.
     ///
     /// Folders are listed on one thread (`readdir` says which entries are folders), then every
-    /// file is looked at on every core.
-    static func walk(root: URL, skipping: Set<String>) -> (lines: [String], files: [String: FileStamp]) {
+    /// file is looked at on every core. `locker serve` walks the vault this way four times a
+    /// second, so a walk makes no string per file.
+    static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
         let start = root.standardizedFileURL.path
         var found: [(relative: String, absolute: String)] = []
         var pending = [""]
@@ -173,40 +178,53 @@ extension VaultScanner {
                 found.append((relative, absolute))
             }
         }
-        let stamped = Compiler.parallelMap(found) { relative, absolute -> (line: String, stamp: FileStamp?)? in
-            var status = stat()
-            guard lstat(absolute, &status) == 0 else { return nil }
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR:
-                // A folder since it was listed: the vault is changing, and the next walk sees it.
-                return nil
-            case S_IFLNK:
-                // A link counts by what it leads to (a scan reads only links to files).
-                var target = stat()
-                guard stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return nil }
-                return ("\(relative)\t\(Self.stamp(of: status))\t\(Self.stamp(of: target))", nil)
-            case S_IFREG:
+        enum Tag: UInt8 { case regular = 1, link, other }
+        let files = found
+        // Runs of files on every core: each gives its bytes, and its regular files' stamps.
+        let runs = Compiler.parallelMap(Compiler.runs(of: files.count, length: 512)) { run in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(run.count * 120)
+            var stamps: [(Int, FileStamp)] = []
+            stamps.reserveCapacity(run.count)
+            for index in run {
+                let (relative, absolute) = files[index]
+                var status = stat()
+                guard lstat(absolute, &status) == 0 else { continue }
                 let stamp = FileStamp(status)
-                return ("\(relative)\t\(stamp.text)", stamp)
-            default:
-                return ("\(relative)\t\(Self.stamp(of: status))", nil)
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR:
+                    // A folder since it was listed: the vault is changing, and the next walk sees it.
+                    continue
+                case S_IFLNK:
+                    // A link counts by what it leads to (a scan reads only links to files).
+                    var target = stat()
+                    guard stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
+                    bytes += relative.utf8
+                    bytes += [0, Tag.link.rawValue]
+                    stamp.append(to: &bytes)
+                    FileStamp(target).append(to: &bytes)
+                case S_IFREG:
+                    bytes += relative.utf8
+                    bytes += [0, Tag.regular.rawValue]
+                    stamp.append(to: &bytes)
+                    stamps.append((index, stamp))
+                default:
+                    bytes += relative.utf8
+                    bytes += [0, Tag.other.rawValue]
+                    stamp.append(to: &bytes)
+                }
             }
+            return (bytes, stamps)
         }
-        var lines: [String] = []
-        var files: [String: FileStamp] = [:]
-        lines.reserveCapacity(stamped.count)
-        files.reserveCapacity(stamped.count)
-        for (index, result) in stamped.enumerated() {
-            guard let result else { continue }
-            lines.append(result.line)
-            if let stamp = result.stamp { files[found[index].absolute] = stamp }
+        var walk = VaultWalk(record: [], files: [:])
+        walk.record.reserveCapacity(runs.reduce(0) { $0 + $1.0.count })
+        walk.files.reserveCapacity(files.count)
+        for (bytes, stamps) in runs {
+            walk.record += bytes
+            for (index, stamp) in stamps { walk.files[files[index].absolute] = stamp }
         }
-        return (lines, files)
+        return walk
     }
-
-    /// A file's size, inode, and modification and change times to the nanosecond: what changes
-    /// when it is saved. Times are written as seconds and nanoseconds, whatever the date.
-    static func stamp(of status: stat) -> String { FileStamp(status).text }
 
     /// A file's size, inode and modification time, without the change time (which a hard link
     /// changes): how the output's files are recognised as the ones a build wrote.
