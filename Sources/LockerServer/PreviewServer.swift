@@ -193,35 +193,3 @@ actor PreviewState {
         listeners = [:]
     }
 }
-
-/// Polls the vault and rebuilds when its fingerprint changes; a service of the application, so it
-/// stops with the server and closes the pages' event streams on the way.
-struct VaultWatcher: Service {
-    var options: PreviewServer.Options
-    var builder: PreviewBuilder
-    var state: PreviewState
-    var initial: BuildFingerprint
-    var log: @Sendable (String) -> Void
-
-    func run() async throws {
-        let state = self.state
-        await withGracefulShutdownHandler {
-            var fingerprint = initial
-            while !Task.isCancelled, !Task.isShuttingDownGracefully {
-                do {
-                    try await Task.sleep(for: options.pollInterval)
-                } catch {
-                    return
-                }
-                let now = BuildFingerprint.files(in: options.vault)
-                guard now != fingerprint else { continue }
-                fingerprint = now
-                let (site, report) = builder.build(previous: await state.site, taking: now)
-                await state.publish(site)
-                log(report)
-            }
-        } onGracefulShutdown: {
-            Task { await state.closeAll() }
-        }
-    }
-}

@@ -21,6 +21,9 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// build it was taken for reads instead of a `stat` per note
     /// (``Compiler/compile(into:taking:)``). Neither saved nor compared.
     var stamps: [String: FileStamp] = [:]
+    /// The vault's folders the walk entered, absolute, the vault's own first: what a watcher
+    /// watches (``files(in:skipping:)``). Neither saved nor compared.
+    public internal(set) var folders: [String] = []
 
     private enum CodingKeys: String, CodingKey {
         case hex
@@ -37,6 +40,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
         var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(walk.record))
         fingerprint.stamps = walk.files
+        fingerprint.folders = walk.folders
         return fingerprint
     }
 

@@ -149,6 +149,8 @@ struct VaultWalk: Sendable {
     /// The stamp of each regular file by its absolute path: what a build that follows can take
     /// instead of a `stat` of its own.
     var files: [String: FileStamp]
+    /// The folders it entered, the vault's own first, as absolute paths: what a watcher watches.
+    var folders: [String] = []
 }
 
 extension VaultScanner {
@@ -162,10 +164,12 @@ extension VaultScanner {
     static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
         let start = root.standardizedFileURL.path
         var found: [(relative: String, absolute: String)] = []
+        var folders: [String] = []
         var pending = [""]
         while let folder = pending.popLast() {
             let absoluteFolder = folder.isEmpty ? start : start + "/" + folder
             guard let entries = Self.entries(of: absoluteFolder) else { continue }
+            folders.append(absoluteFolder)
             for entry in entries where !entry.name.hasPrefix(".") {
                 let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
                 let absolute = start + "/" + relative
@@ -216,7 +220,7 @@ extension VaultScanner {
             }
             return (bytes, stamps)
         }
-        var walk = VaultWalk(record: [], files: [:])
+        var walk = VaultWalk(record: [], files: [:], folders: folders)
         walk.record.reserveCapacity(runs.reduce(0) { $0 + $1.0.count })
         walk.files.reserveCapacity(files.count)
         for (bytes, stamps) in runs {
