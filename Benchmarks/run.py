@@ -66,7 +66,9 @@ def measure(name, runs, make_arguments, stdin_path=None, before=None):
 
 def measure_serve(vault, runs, edit):
     """`locker serve`: the time its own status line gives for the rebuild after one note is saved
-    (the in-memory incremental build, without the poll's wait), and the server's peak RSS."""
+    (the in-memory incremental build, without the watcher's wait), the time from the save to that
+    line, the server's CPU while the vault does not change (over 5 s after the saves; Linux), and
+    its peak RSS."""
     process = subprocess.Popen([LOCKER, "serve", vault, "--port", "0"], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, "SOURCE_DATE_EPOCH": "0"})
 
@@ -76,18 +78,35 @@ def measure_serve(vault, runs, edit):
                 return line
         sys.exit("locker serve stopped before building")
 
-    walls = []
+    def cpu_seconds():
+        try:
+            with open(f"/proc/{process.pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    walls, latencies, idle = [], [], None
     try:
         next_build()
+        time.sleep(1)
         for index in range(runs):
+            start = time.monotonic()
             edit(index + runs)
             line = next_build()
+            latencies.append(time.monotonic() - start)
             walls.append(int(line.split(" in ")[1].split(" ms")[0]) / 1000)
+            time.sleep(0.3)
+        before = cpu_seconds()
+        time.sleep(5)
+        after = cpu_seconds()
+        if before is not None and after is not None:
+            idle = (after - before) / 5
     finally:
         process.terminate()
         _, status, usage = os.wait4(process.pid, 0)
     return {"name": "serve, one note edited", "wall": statistics.median(walls), "cores": None,
-            "rss": usage.ru_maxrss / 1024}
+            "rss": usage.ru_maxrss / 1024, "latency": statistics.median(latencies), "idle": idle}
 
 
 def build_floor(work):
@@ -157,6 +176,10 @@ def main():
             if result["name"].startswith(("rebuild", "serve")):
                 print(f"{result['name']:28} {1000 * result['wall']:7.0f} ms, "
                       f"{100 * result['wall'] / build_wall:4.1f} % of locker build")
+            if "latency" in result:
+                idle = f"{100 * result['idle']:.1f} % of a core" if result["idle"] is not None else "-"
+                print(f"{'serve, save to built':28} {1000 * result['latency']:7.0f} ms (the watcher's wait included); "
+                      f"idle: {idle}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -330,7 +330,8 @@ public struct Compiler: Sendable {
             diagnostics += found
         }
         pages.sort { ($0.order ?? Int.max, $0.id, $0.locale) < ($1.order ?? Int.max, $1.id, $1.locale) }
-        diagnostics += LandingPageIDChecker(locales: config.locales).check(pages, notes: notes)
+        diagnostics += LandingPageIDChecker(locales: config.locales, defaultLocale: config.defaultLocale).check(
+            pages, notes: notes)
         let templates = TemplateSet.load(vault: vault)
         diagnostics += templates.diagnostics
         var stamps: [IDStamp] = []

@@ -25,9 +25,10 @@ final class VaultNotifier: @unchecked Sendable {
 
         deinit { close(descriptor) }
 
-        /// Watches these folders too (absolute paths); a folder watched already is not watched
-        /// twice. Whether every folder is watched: false when the system refused one (its limit
-        /// of watches, `fs.inotify.max_user_watches`), or one was gone by now.
+        /// Watches these folders (absolute paths), and no other: a folder watched already is not
+        /// watched twice, and one no longer listed (moved out of the vault) is let go. Whether
+        /// every folder is watched: false when the system refused one (its limit of watches,
+        /// `fs.inotify.max_user_watches`), or one was gone by now.
         func watch(_ folders: [String]) -> Bool {
             let events =
                 UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM)
@@ -35,10 +36,13 @@ final class VaultNotifier: @unchecked Sendable {
                 | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
             return lock.withLock {
                 var all = true
+                var kept: [Int32: String] = [:]
                 for folder in folders {
                     let watch = inotify_add_watch(descriptor, folder, events)
-                    if watch >= 0 { watched[watch] = folder } else { all = false }
+                    if watch >= 0 { kept[watch] = folder } else { all = false }
                 }
+                for (watch, _) in watched where kept[watch] == nil { inotify_rm_watch(descriptor, watch) }
+                watched = kept
                 return all
             }
         }

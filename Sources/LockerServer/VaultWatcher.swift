@@ -9,11 +9,12 @@ import ServiceLifecycle
 /// With a ``VaultNotifier`` (inotify, on Linux) it looks at the notifier every 50 ms, and walks
 /// the vault once a folder saw a change and a look finds no newer one (an editor's save is often
 /// a write then a rename; it waits `pollInterval` at most). It also walks on its own, for what no
-/// event reports (a network file system, a folder made between a walk and its watch): every
-/// `pollInterval` while a walk is quick, less often as the vault grows, so that these walks keep
-/// to about 1 % of a core. A walk of 10,000 notes takes about 15 ms: one every 1.5 s, where
-/// walking four times a second cost 11 % of a core. Without a notifier (macOS), or when a folder
-/// cannot be watched (the system's limit of watches), it walks every `pollInterval`, as before.
+/// event reports (a network file system, a note edited through a hard link from outside the
+/// vault, a folder made between a walk and its watch): every `pollInterval` while a walk is
+/// quick, less often as the vault grows, so that these walks keep to about 1 % of a core, and
+/// every 5 s at least. A walk of 10,000 notes takes about 15 ms: one every 1.5 s, where walking
+/// four times a second cost 10 % of a core. Without a notifier (macOS), or when a folder cannot
+/// be watched (the system's limit of watches), it walks every `pollInterval`, as before.
 struct VaultWatcher: Service {
     var options: PreviewServer.Options
     var builder: PreviewBuilder
@@ -21,8 +22,10 @@ struct VaultWatcher: Service {
     var initial: BuildFingerprint
     var log: @Sendable (String) -> Void
 
-    /// How long the walks on its own wait, at least, as a multiple of the last walk's time.
+    /// How long the walks on its own wait, at least, as a multiple of the last walk's time; and
+    /// at most (a walk slowed once, by a cold cache or a laptop's sleep, must not stop them).
     static let idleWalkFactor = 100
+    static let idleWalkLimit = Duration.seconds(5)
 
     func run() async throws {
         let state = self.state
@@ -35,7 +38,8 @@ struct VaultWatcher: Service {
             var walkTime = Duration.zero
             // When the notifier first told of a change not walked yet.
             var changedSince: ContinuousClock.Instant?
-            let tick = notifier == nil ? options.pollInterval : min(options.pollInterval, .milliseconds(50))
+            let interval = max(options.pollInterval, .milliseconds(10))
+            let tick = notifier == nil ? interval : min(interval, .milliseconds(50))
             while !Task.isCancelled, !Task.isShuttingDownGracefully {
                 do {
                     try await Task.sleep(for: tick)
@@ -47,11 +51,12 @@ struct VaultWatcher: Service {
                         let first = changedSince ?? clock.now
                         changedSince = first
                         // More is happening: walk once it is quiet, or `pollInterval` after the first.
-                        if first.duration(to: clock.now) < options.pollInterval { continue }
+                        if first.duration(to: clock.now) < interval { continue }
                     }
-                    let due = lastWalk.duration(to: clock.now) >= max(options.pollInterval, walkTime * Self.idleWalkFactor)
+                    let idle = min(max(interval, walkTime * Self.idleWalkFactor), Self.idleWalkLimit)
+                    let due = lastWalk.duration(to: clock.now) >= idle
                     guard changedSince != nil || due else { continue }
-                } else if lastWalk.duration(to: clock.now) < options.pollInterval {
+                } else if lastWalk.duration(to: clock.now) < interval {
                     continue
                 }
                 changedSince = nil

@@ -70,7 +70,7 @@ import Testing
     @Test func theSurveyFindsWhatChangedSinceThePreviousBuild() throws {
         try Self.withFirstBuild { output in
             let root = output.path + "/"
-            try Data("a".utf8).write(to: URL(fileURLWithPath: root + "site/guides/a/index.html"))  // same size
+            try Data("a, again".utf8).write(to: URL(fileURLWithPath: root + "site/guides/a/index.html"))
             try FileManager.default.removeItem(atPath: root + "site/guides/b/index.html")
             try FileManager.default.createDirectory(atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
             try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/aaaa.json")

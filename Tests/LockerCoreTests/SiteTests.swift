@@ -320,19 +320,26 @@ import Testing
         Self.expectOneRulePerFile(headers, site: site.map(\.path), base: "/sail/")
     }
 
-    /// Netlify reads `/ru/*` as `/ru` and anything after it, so a landing page `rules` beside the
-    /// locale `ru`, and one named `robots` beside `robots.txt`, have their shorter neighbour's
-    /// pages listed one by one; the other folders keep their splat.
-    @Test func aFolderStartingAnothersNameIsListedPageByPage() throws {
+    /// Netlify reads `/ru/*` as `/ru` and anything after it, so a locale `ru` beside a landing page
+    /// `rules`, `de` beside `decks`, `ro` beside `robots.txt`, and a page `robots` beside it too,
+    /// are split one level down (`/ru/`, `/ru/guides/*`); the other folders keep their splat.
+    @Test func aFolderStartingAnothersNameIsSplitOneLevelDown() throws {
         func landing(_ id: String, order: Int) -> String {
             "---\nid: \(id)\norder: \(order)\ntitle: \(id)\napp:\n  name: App\nhero:\n  headlines: [Go]\n---\n"
         }
-        let vault = try TestVault(
-            [
-                "site/home.md": landing("home", order: 1), "site/rules.md": landing("rules", order: 2),
-                "site/robots.md": landing("robots", order: 3),
-                "a.md": "---\nid: a\ntitle: A\n---\nText.", "a.ru.md": "---\nid: a\nlang: ru\ntitle: А\n---\nТекст.",
-            ], config: "locales: [en, ru]\nkinds:\n  site: page\n")
+        var files = [
+            "site/home.md": landing("home", order: 1), "site/rules.md": landing("rules", order: 2),
+            "site/robots.md": landing("robots", order: 3),
+            "knots/_deck.md": "---\ntype: deck\n---\n\nBowline::A loop ^bowline\n",
+        ]
+        for locale in ["en", "ru", "de", "ro"] {
+            files["a.\(locale).md"] = "---\nid: a\nlang: \(locale)\ntitle: A\n---\nText."
+            if locale != "en" {
+                files["site/home.\(locale).md"] = landing("home", order: 1).replacingOccurrences(
+                    of: "order:", with: "lang: \(locale)\norder:")
+            }
+        }
+        let vault = try TestVault(files, config: "locales: [en, ru, de, ro]\nkinds:\n  site: page\n")
         defer { vault.remove() }
         let compilation = try Compiler(
             vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/"
@@ -341,15 +348,36 @@ import Testing
         let site = compilation.files.filter { $0.path.hasPrefix("site/") }
         let headers = String(decoding: try #require(site.first { $0.path == "site/_headers" }).data, as: UTF8.self)
         let patterns = HostHeaders(headers).rules.map(\.pattern)
-        #expect(patterns.contains("/guides/*") && patterns.contains("/rules/*"))
-        #expect(!patterns.contains("/ru/*") && patterns.contains("/ru/guides/") && patterns.contains("/ru/guides/a/"))
+        #expect(patterns.contains("/guides/*") && patterns.contains("/decks/*") && patterns.contains("/rules/*"))
+        for locale in ["ru", "de", "ro"] {
+            #expect(!patterns.contains("/\(locale)/*"))
+            #expect(patterns.contains("/\(locale)/") && patterns.contains("/\(locale)/guides/*"), "\(locale)")
+        }
         #expect(!patterns.contains("/robots/*") && patterns.contains("/robots/"))
+        #expect(patterns.count < 30, "\(patterns.count) rules")
         Self.expectOneRulePerFile(headers, site: site.map(\.path))
     }
 
+    /// ``SiteBuilder/pagePatterns(_:beside:prefix:)`` on its own: a splat per folder, split one
+    /// level down where a name starts another, however deep.
+    @Test func pagePatternsCoverEachPageOnce() {
+        #expect(SiteBuilder.pagePatterns(["", "guides/", "guides/a/"]).sorted() == ["", "guides/*"])
+        #expect(
+            SiteBuilder.pagePatterns(["de/", "de/guides/", "de/guides/a/", "decks/", "decks/k/"]).sorted() == [
+                "de/", "de/guides/*", "decks/*",
+            ])
+        #expect(
+            SiteBuilder.pagePatterns(["a/", "a/b/", "a/b/c/", "a/bc/", "ab/"]).sorted() == [
+                "a/", "a/b/", "a/b/c/*", "a/bc/*", "ab/*",
+            ])
+        #expect(SiteBuilder.pagePatterns(["ro/", "ro/x/"], beside: ["robots.txt"]).sorted() == ["ro/", "ro/x/*"])
+    }
+
     /// A landing page may not take the URL of a folder the site has of its own: an index, the
-    /// assets, a locale, a headline variant of the root page; in any case. The root page may
-    /// have any ID, since it sits at `/`.
+    /// assets (or a name starting with `assets`), a locale's folder, a headline variant of the root
+    /// page; in any case; nor differ from another page's ID only in case. The root page may
+    /// have any ID, since it sits at `/`, and so may a page named after the default locale, which
+    /// has no folder.
     @Test func landingPagesMayNotTakeTheSitesOwnFolders() throws {
         func landing(_ id: String, order: Int, headlines: String = "[Go]") -> String {
             "---\nid: \(id)\norder: \(order)\ntitle: T\napp:\n  name: App\nhero:\n  headlines: \(headlines)\n---\n"
@@ -360,12 +388,18 @@ import Testing
                 "site/guides.md": landing("guides", order: 2), "site/assets.md": landing("Assets", order: 3),
                 "site/ru.md": landing("ru", order: 4), "site/b.md": landing("b", order: 5),
                 "site/c.md": landing("c", order: 6), "site/about.md": landing("about", order: 7),
+                "site/en.md": landing("en", order: 8), "site/kit.md": landing("assets-kit", order: 9),
+                "site/about2.md": landing("About", order: 10),
             ], config: "locales: [en, ru]\nkinds:\n  site: page\n")
         defer { vault.remove() }
         let found = try vault.diagnostics().with(.pageReservedID)
-        #expect(found.map(\.file).sorted() == ["site/assets.md", "site/b.md", "site/guides.md", "site/ru.md"])
+        #expect(
+            found.map(\.file).sorted() == [
+                "site/about2.md", "site/assets.md", "site/b.md", "site/guides.md", "site/kit.md", "site/ru.md",
+            ])
         #expect(found.allSatisfy { $0.severity == .error && $0.position == SourcePosition(line: 2, column: 5) })
         #expect(found.first { $0.file == "site/b.md" }?.message.contains("the root page's headline 2") == true)
+        #expect(found.first { $0.file == "site/about2.md" }?.message.contains("differ only in case") == true)
     }
 
     @Test func aVaultTemplateReplacesTheBuiltInOne() throws {

@@ -43,6 +43,16 @@ import Testing
             #expect(notifier.drain())
             #expect(notifier.count == 2)
             #expect(!notifier.watch([root.path + "/gone"]), "a folder that is not there is not watched")
+
+            // A folder moved out of the vault is let go once a walk no longer lists it.
+            #expect(notifier.watch(BuildFingerprint.files(in: root).folders) && notifier.count == 2)
+            let outside = root.deletingLastPathComponent().appendingPathComponent("locker-moved-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: outside) }
+            try FileManager.default.moveItem(at: root.appendingPathComponent("guides"), to: outside)
+            #expect(notifier.drain(), "a folder moved away")
+            #expect(notifier.watch(BuildFingerprint.files(in: root).folders) && notifier.count == 1)
+            try Data("three".utf8).write(to: outside.appendingPathComponent("c.md"))
+            #expect(!notifier.drain(), "a note written outside the vault")
         }
     #endif
 }

@@ -12,6 +12,8 @@ final class OutputSurvey: @unchecked Sendable {
     private let lock = NSLock()
     /// The intact files' paths; nil until the survey is done.
     private var intact: Set<String>?
+    /// Set when the update is discarded: the survey stops where it is.
+    private var stopped = false
 
     init(output: String, files: [String: OutputWriter.RecordedFile]) {
         let thread = Thread { [self] in
@@ -19,7 +21,8 @@ final class OutputSurvey: @unchecked Sendable {
             guard folder >= 0 else { return }
             defer { close(folder) }
             var found = Set<String>(minimumCapacity: files.count)
-            for (path, file) in files {
+            for (index, (path, file)) in files.enumerated() {
+                if index % 1024 == 0, lock.withLock({ stopped }) { return }
                 if let recorded = file.stamp, OutputWriter.hasStamp(recorded, at: path, in: folder) { found.insert(path) }
             }
             lock.withLock { intact = found }
@@ -27,6 +30,9 @@ final class OutputSurvey: @unchecked Sendable {
         thread.stackSize = 1 << 20
         thread.start()
     }
+
+    /// Stops the survey, if it still runs: the update it was for is discarded.
+    func stop() { lock.withLock { stopped = true } }
 
     /// Whether the survey found `path`'s file intact; nil while it runs.
     func isIntact(_ path: String) -> Bool? {

@@ -109,6 +109,7 @@ extension OutputWriter {
         }
 
         public func commit(record: BuildRecord?) throws {
+            survey.stop()
             try journal(record: record).apply(in: output)
         }
 
@@ -148,6 +149,7 @@ extension OutputWriter {
         }
 
         public func discard() {
+            survey.stop()
             gate.close()
             try? FileManager.default.removeItem(atPath: output.path + "/" + scratch)
         }

@@ -435,12 +435,10 @@ struct SiteBuilder {
 
     /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
     ///
-    /// A rule per top-level folder of pages (`/guides/*`, `/ru/*`, …), not per page: Cloudflare
-    /// Pages reads 100 rules at most, and a vault of 10,000 notes has 10,000 pages. Hosts merge
-    /// the headers of every rule that matches a path, so each path matches one rule only: the
-    /// root page and the files beside it have exact rules, and the assets folder one splat. A
-    /// folder whose name starts another's (`ru` and a landing page `rules`) has a rule per page,
-    /// as has a landing page with the ID `assets` (which the assets' splat matches too).
+    /// A rule per folder of pages (`/guides/*`, `/ru/*`, …), not per page: Cloudflare Pages reads
+    /// 100 rules at most, and a vault of 10,000 notes has 10,000 pages. Hosts merge the headers of
+    /// every rule that matches a path, so each path matches one rule only: the root page and the
+    /// files beside it have exact rules, and the assets folder one splat (``pagePatterns(_:)``).
     static func headers(_ htmlPaths: [String], baseURL: String?) -> [UInt8] {
         let root = baseURL.flatMap { URL(string: $0)?.path } ?? "/"
         let base = Array((root.hasSuffix("/") ? root : root + "/").utf8)
@@ -452,41 +450,50 @@ struct SiteBuilder {
               Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
 
             """.utf8)
-        var patterns: Set<String> = []
-        var folders: [String: [String]] = [:]
-        for path in htmlPaths {
-            guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else {
-                patterns.insert(path)  // the root page: ""
-                continue
-            }
-            folders[String(path[..<slash]), default: []].append(path)
-        }
-        // Netlify reads `/ru/*` as `/ru` followed by anything, in any case: `/rules/` too. A
-        // folder that starts another top-level name so has its pages listed one by one.
-        let names = Set(folders.keys).union([assetsFolder, "404.html", "robots.txt", "sitemap.xml"]).map {
-            $0.lowercased()
-        }
-        for (folder, paths) in folders {
-            let lower = folder.lowercased()
-            if names.contains(where: { $0 != lower && $0.hasPrefix(lower) }) || lower == assetsFolder {
-                patterns.formUnion(paths)
-            } else {
-                patterns.insert(folder + "/*")
-            }
-        }
+        let files = ["robots.txt"] + (baseURL == nil ? [] : ["sitemap.xml"])
         var out = Array(
             "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n".utf8)
-        let unsorted = Array(patterns)
-        let pages = unsorted.utf8SortedOffsets().map { unsorted[$0] }
-        for pattern in pages + ["404.html"] {
+        let unsorted = pagePatterns(htmlPaths, beside: [assetsFolder, "404.html"] + files)
+        for pattern in unsorted.utf8SortedOffsets().map({ unsorted[$0] }) + ["404.html"] {
             out += base + pattern.utf8 + revalidate + security
         }
-        for file in ["robots.txt"] + (baseURL == nil ? [] : ["sitemap.xml"]) {
+        for file in files {
             out += base + file.utf8 + revalidate
         }
         out += base
         out += (assetsFolder + "/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n").utf8
         return out
+    }
+
+    /// The patterns that cover `paths` (page folders, `""` for the root, each ending in `/`)
+    /// and nothing else, with no path matched twice: a splat per folder (`guides/*`), or, for a
+    /// folder whose name starts another name beside it (`ru` beside `rules`, `de` beside
+    /// `decks`, `ro` beside `robots.txt`), an exact rule for its own page and the same again one
+    /// level down (`de/`, `de/guides/*`, `de/decks/*`). Netlify reads `ru/*` as `ru` followed
+    /// by anything, in any case; Cloudflare as `ru/` followed by anything.
+    ///
+    /// - Parameter beside: the other names at this level, which no pattern may match.
+    static func pagePatterns(_ paths: [String], beside: [String] = [], prefix: String = "") -> [String] {
+        var patterns: [String] = []
+        var folders: [String: [String]] = [:]
+        for path in paths {
+            let rest = path.utf8.dropFirst(prefix.utf8.count)
+            guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
+                patterns.append(path)  // the folder's own page: `prefix` itself
+                continue
+            }
+            folders[String(Substring(rest[..<slash])), default: []].append(path)
+        }
+        let names = (Array(folders.keys) + beside).map { $0.lowercased() }
+        for (folder, inside) in folders {
+            let lower = folder.lowercased()
+            if names.contains(where: { $0 != lower && $0.hasPrefix(lower) }) {
+                patterns += pagePatterns(inside, prefix: prefix + folder + "/")
+            } else {
+                patterns.append(prefix + folder + "/*")
+            }
+        }
+        return patterns
     }
 
     /// The folder of the site's hashed files: images, the icon and the style sheet.
