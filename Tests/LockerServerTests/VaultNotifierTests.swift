@@ -9,7 +9,8 @@ import Testing
 @Suite struct VaultNotifierTests {
     #if os(Linux)
         @Test func aFolderThatSawAChangeIsReportedAndDotFilesAreNot() throws {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-notify-\(UUID().uuidString)")
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "locker-notify-\(UUID().uuidString)")
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent("guides"), withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: root) }

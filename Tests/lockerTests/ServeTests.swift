@@ -115,6 +115,45 @@ import Testing
         #expect(log.contains("vault/anchoring.md:4:10: warning: no note named 'nowhere' [link.broken]"))
     }
 
+    /// What the watcher must see: a note in a folder made while serving (watched only once a walk
+    /// has listed it), a note rewritten in place with the same size, a folder removed; each
+    /// within a few seconds.
+    @Test func notesInNewFoldersAndInPlaceEditsAreBuilt() throws {
+        let workspace = try Workspace(["anchoring.md": "---\ntitle: Anchoring\n---\nLet go.\n"])
+        defer { workspace.remove() }
+        let server = try Server(vault: "vault", in: workspace.root)
+        defer { if server.process.isRunning { _ = server.stop() } }
+        let vault = workspace.root.appendingPathComponent("vault")
+        func page(_ path: String, until done: (Int, String) -> Bool) throws -> (Int, String) {
+            var last = (0, "")
+            for _ in 0..<100 {
+                let (status, _, body) = try Self.get(server.address.appendingPathComponent(path))
+                last = (status, String(decoding: body, as: UTF8.self))
+                if done(last.0, last.1) { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return last
+        }
+        #expect(try page("guides/anchoring/") { status, _ in status == 200 }.0 == 200)
+
+        try FileManager.default.createDirectory(
+            at: vault.appendingPathComponent("night/lights"), withIntermediateDirectories: true)
+        try Data("---\ntitle: Lights\n---\nMasthead.\n".utf8)
+            .write(to: vault.appendingPathComponent("night/lights/lights.md"))
+        #expect(try page("guides/night/lights/lights/") { status, _ in status == 200 }.1.contains("<h1>Lights</h1>"))
+
+        // The same size, written in place (no new inode).
+        let handle = try FileHandle(forWritingTo: vault.appendingPathComponent("night/lights/lights.md"))
+        try handle.seek(toOffset: 11)
+        try handle.write(contentsOf: Data("Beacon".utf8))
+        try handle.close()
+        let edited = try page("guides/night/lights/lights/") { _, body in body.contains("<h1>Beacon</h1>") }
+        #expect(edited.1.contains("<h1>Beacon</h1>"))
+
+        try FileManager.default.removeItem(at: vault.appendingPathComponent("night"))
+        #expect(try page("guides/night/lights/lights/") { status, _ in status == 404 }.0 == 404)
+    }
+
     @Test func badUsageExitsWithTwoBeforeServing() throws {
         let workspace = try Workspace(["a.md": "Hello.\n"])
         defer { workspace.remove() }

@@ -23,7 +23,9 @@ final class OutputSurvey: @unchecked Sendable {
             var found = Set<String>(minimumCapacity: files.count)
             for (index, (path, file)) in files.enumerated() {
                 if index % 1024 == 0, lock.withLock({ stopped }) { return }
-                if let recorded = file.stamp, OutputWriter.hasStamp(recorded, at: path, in: folder) { found.insert(path) }
+                if let recorded = file.stamp, OutputWriter.hasStamp(recorded, at: path, in: folder) {
+                    found.insert(path)
+                }
             }
             lock.withLock { intact = found }
         }

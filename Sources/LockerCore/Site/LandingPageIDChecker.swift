@@ -21,7 +21,9 @@ struct LandingPageIDChecker {
             reserved[SiteBuilder.folder(of: kind)] = "the index of \(SiteBuilder.folder(of: kind))"
         }
         // The default locale is at the root: it has no folder.
-        for locale in locales where locale != defaultLocale { reserved[locale.lowercased()] = "the site in '\(locale)'" }
+        for locale in locales where locale != defaultLocale {
+            reserved[locale.lowercased()] = "the site in '\(locale)'"
+        }
         let headlines = pages.filter { $0.id == root.id }.map(\.hero.headlines.count).max() ?? 0
         for variant in 1..<max(headlines, 1) {
             reserved[SiteBuilder.variantName(variant)] = "the root page's headline \(variant + 1)"

@@ -461,7 +461,8 @@ struct SiteBuilder {
             out += base + file.utf8 + revalidate
         }
         out += base
-        out += (assetsFolder + "/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n").utf8
+        out += assetsFolder.utf8
+        out += "/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n".utf8
         return out
     }
 

@@ -97,7 +97,8 @@ struct FileStamp: Hashable, Sendable {
                 put(modifiedSeconds.magnitude, negative: modifiedSeconds < 0)
                 put(UInt8(ascii: "."))
                 put(modifiedNanoseconds.magnitude, negative: modifiedNanoseconds < 0)
-                return count == expected.count && UnsafeBufferPointer(rebasing: buffer[..<count]).elementsEqual(expected)
+                let written = UnsafeBufferPointer(rebasing: buffer[..<count])
+                return count == expected.count && written.elementsEqual(expected)
             }
         }
     }

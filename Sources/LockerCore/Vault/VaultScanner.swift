@@ -182,7 +182,11 @@ extension VaultScanner {
                 found.append((relative, absolute))
             }
         }
-        enum Tag: UInt8 { case regular = 1, link, other }
+        enum Tag: UInt8 {
+            case regular = 1
+            case link
+            case other
+        }
         let files = found
         // Runs of files on every core: each gives its bytes, and its regular files' stamps.
         let runs = Compiler.parallelMap(Compiler.runs(of: files.count, length: 512)) { run in

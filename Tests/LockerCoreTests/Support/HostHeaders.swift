@@ -42,9 +42,11 @@ struct HostHeaders {
         case .netlify:
             return rules.filter { rule in
                 let parts = rule.pattern.split(separator: "/").map { part in
-                    part == "*" ? "?(.*)" : part.contains("*")
-                        ? part.replacingOccurrences(of: "*", with: "(.*)")
-                        : NSRegularExpression.escapedPattern(for: String(part))
+                    part == "*"
+                        ? "?(.*)"
+                        : part.contains("*")
+                            ? part.replacingOccurrences(of: "*", with: "(.*)")
+                            : NSRegularExpression.escapedPattern(for: String(part))
                 }
                 let expression = try? NSRegularExpression(
                     pattern: "^/" + parts.joined(separator: "/") + "/?$", options: [.caseInsensitive])
