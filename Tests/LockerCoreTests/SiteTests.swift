@@ -296,6 +296,19 @@ import Testing
         }
     }
 
+    /// A vault's site files, built with a base URL, and its `_headers`.
+    static func siteAndHeaders(
+        _ vault: TestVault, baseURL: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (site: [OutputFile], headers: String) {
+        let compilation = try Compiler(
+            vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: baseURL
+        ).compile()
+        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)", sourceLocation: sourceLocation)
+        let site = compilation.files.filter { $0.path.hasPrefix("site/") }
+        let headers = try #require(site.first { $0.path == "site/_headers" }, sourceLocation: sourceLocation)
+        return (site, String(decoding: headers.data, as: UTF8.self))
+    }
+
     /// A rule per top-level folder, not per page: 300 guides in two locales under a base URL's
     /// path make seven rules, and every page still matches one.
     @Test func headersHaveARulePerFolderNotPerPage() throws {
@@ -306,13 +319,8 @@ import Testing
         }
         let vault = try TestVault(files)
         defer { vault.remove() }
-        let compilation = try Compiler(
-            vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/sail/"
-        ).compile()
-        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
-        let site = compilation.files.filter { $0.path.hasPrefix("site/") }
+        let (site, headers) = try Self.siteAndHeaders(vault, baseURL: "https://sail.example/sail/")
         #expect(site.count(where: { $0.path.hasPrefix("site/ru/guides/") }) == 151)
-        let headers = String(decoding: try #require(site.first { $0.path == "site/_headers" }).data, as: UTF8.self)
         #expect(HostHeaders(headers).rules.map(\.pattern) == [
             "/sail/", "/sail/guides/*", "/sail/ru/*", "/sail/404.html", "/sail/robots.txt", "/sail/sitemap.xml",
             "/sail/assets/*",
@@ -341,12 +349,7 @@ import Testing
         }
         let vault = try TestVault(files, config: "locales: [en, ru, de, ro]\nkinds:\n  site: page\n")
         defer { vault.remove() }
-        let compilation = try Compiler(
-            vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"], baseURL: "https://sail.example/"
-        ).compile()
-        #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
-        let site = compilation.files.filter { $0.path.hasPrefix("site/") }
-        let headers = String(decoding: try #require(site.first { $0.path == "site/_headers" }).data, as: UTF8.self)
+        let (site, headers) = try Self.siteAndHeaders(vault, baseURL: "https://sail.example/")
         let patterns = HostHeaders(headers).rules.map(\.pattern)
         #expect(patterns.contains("/guides/*") && patterns.contains("/decks/*") && patterns.contains("/rules/*"))
         for locale in ["ru", "de", "ro"] {
