@@ -544,7 +544,9 @@ public struct Compiler: Sendable {
         }
     }
 
-    /// Errors for documents of one kind and locale that share an ID.
+    /// Errors for documents of one kind and locale that share an ID, or whose IDs differ only in
+    /// case: their pages would share a folder on a file system that ignores case (macOS,
+    /// Windows), and the build's output would depend on the machine.
     static func duplicateIDs(_ notes: [ParsedNote]) -> [Diagnostic] {
         struct Key: Hashable {
             var kind: ContentKind
@@ -554,13 +556,16 @@ public struct Compiler: Sendable {
         var first: [Key: ParsedNote] = [:]
         var diagnostics: [Diagnostic] = []
         for note in notes {
-            let key = Key(kind: note.kind, locale: note.locale, id: note.id)
+            let key = Key(kind: note.kind, locale: note.locale, id: note.id.lowercased())
             if let earlier = first[key] {
+                let message =
+                    earlier.id == note.id
+                    ? "\(note.kind) id '\(note.id)' (\(note.locale)) is already used by \(earlier.path)"
+                    : "\(note.kind) id '\(note.id)' (\(note.locale)) differs only in case from '\(earlier.id)' of "
+                        + "\(earlier.path): their pages would share a folder on macOS"
                 diagnostics.append(
                     Diagnostic(
-                        .error, .idDuplicate,
-                        "\(note.kind) id '\(note.id)' (\(note.locale)) is already used by \(earlier.path)",
-                        file: note.path, at: note.idPosition,
+                        .error, .idDuplicate, message, file: note.path, at: note.idPosition,
                         hint:
                             "give one of them a different 'id:' in its frontmatter, or a 'lang:' if it is a translation"
                     ))

@@ -65,6 +65,10 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .idDuplicate, severity: .error, file: "b.md",
             files: ["a.md": "---\nid: same\n---\n", "b.md": "---\ntitle: B\nid: 1️⃣same\n---\n"]),
+        // IDs that differ only in case: one folder on macOS.
+        PositionCase(
+            code: .idDuplicate, severity: .error, file: "b.md",
+            files: ["a.md": "---\nid: Knots\n---\n", "b.md": "---\ntitle: B\nid: 1️⃣knots\n---\n"]),
         PositionCase(
             code: .configInvalid, severity: .error, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "locales: [en]\nunresolvedLinks: 1️⃣sometimes\n"]),
@@ -194,6 +198,23 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
             code: .templateInvalid, severity: .error, file: "templates/landing.mustache",
             files: ["note.md": "x", "templates/landing.mustache": "line one\n{{#open}}\nstill open\n1️⃣"]),
     ]
+
+    /// Two IDs that differ only in case are one folder of the site on macOS: the message says so,
+    /// and translations (the same ID in two languages) are still fine.
+    @Test func idsDifferingOnlyInCaseSayWhy() throws {
+        let vault = try TestVault(
+            [
+                "a.md": "---\nid: Knots\n---\n", "b.md": "---\nid: knots\n---\n",
+                "c.md": "---\nid: Knots\nlang: ru\n---\n",
+            ], config: "locales: [en, ru]\n")
+        defer { vault.remove() }
+        let found = try vault.diagnostics().with(.idDuplicate)
+        #expect(found.map(\.file) == ["b.md"])
+        #expect(
+            found.first?.message
+                == "guide id 'knots' (en) differs only in case from 'Knots' of a.md: their pages would share a folder on macOS"
+        )
+    }
 
     @Test(arguments: cases)
     func reportsDiagnosticAtMarker(_ testCase: PositionCase) throws {
