@@ -16,6 +16,9 @@ final class VaultNotifier: @unchecked Sendable {
         private let descriptor: Int32
         /// The folders watched, by watch descriptor.
         private var watched: [Int32: String] = [:]
+        /// Where events are read into: one allocation for the server's life, since the watcher
+        /// reads 20 times a second (and only the watcher reads).
+        private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         private let lock = NSLock()
 
         init?() {
@@ -51,7 +54,6 @@ final class VaultNotifier: @unchecked Sendable {
         /// not start with a dot, or about a folder itself, or said events were lost.
         func drain() -> Bool {
             var changed = false
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 guard count > 0 else { return changed }
