@@ -219,6 +219,21 @@ import LockerKit
         #expect(duplicate.position == SourcePosition(line: 5, column: 1))
     }
 
+    /// Two decks whose IDs differ only in case would share a folder of the site on macOS.
+    @Test func deckIDsDifferingOnlyInCaseAreADuplicate() throws {
+        let compilation = try compile(
+            [
+                "Signals/_deck.md": "---\ntype: deck\nid: Signals\n---\nAlpha::Diver down\n",
+                "Flags/_deck.md": "---\ntype: deck\nid: signals\n---\nBravo::Dangerous cargo\n",
+            ],
+            config: "locales: [en]\n")
+        let duplicates = compilation.diagnostics.with(.idDuplicate)
+        #expect(duplicates.count == 1)
+        #expect(duplicates.first?.message.contains("differs only in case") == true)
+        #expect(duplicates.first?.file == "Flags/_deck.md")
+        #expect(duplicates.first?.position == SourcePosition(line: 3, column: 5))
+    }
+
     @Test func subfolderMappedToAnotherKindStaysOutOfTheDeck() throws {
         let compilation = try compile(
             ["Signals/Alpha.md": "Diver down\n", "Signals/Notes/History.md": "How flags began.\n"],

@@ -94,19 +94,24 @@ struct DeckCatalog: Sendable {
             groups.append(group)
         }
         groups.sort { ($0.id, $0.path) < ($1.id, $1.path) }
-        // Two decks with one ID in one language.
+        // Two decks with one ID in one language, or IDs that differ only in case (one folder of
+        // the site on macOS).
         var seen: [String: Group] = [:]
         for group in groups {
             let locales = Set((group.headers + group.members).map { notes[$0].locale })
             for locale in locales.sorted() {
-                let key = group.id + "\u{0}" + locale
+                let key = group.id.lowercased() + "\u{0}" + locale
                 if let earlier = seen[key] {
                     let file = group.headers.first.map { notes[$0].path } ?? VaultConfig.fileName
                     let position = group.headers.first.map { notes[$0].idPosition } ?? group.configPosition ?? .start
+                    let message =
+                        earlier.id == group.id
+                        ? "deck id '\(group.id)' (\(locale)) is already used by \(earlier.path)"
+                        : "deck id '\(group.id)' (\(locale)) differs only in case from '\(earlier.id)' of "
+                            + "\(earlier.path): their pages would share a folder on macOS"
                     diagnostics.append(
                         Diagnostic(
-                            .error, .idDuplicate,
-                            "deck id '\(group.id)' (\(locale)) is already used by \(earlier.path)",
+                            .error, .idDuplicate, message,
                             file: file, at: position, hint: "give one of the decks a different 'id:' in its folder note"
                         ))
                 } else {
