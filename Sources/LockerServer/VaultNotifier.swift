@@ -29,29 +29,32 @@ final class VaultNotifier: @unchecked Sendable {
         deinit { close(descriptor) }
 
         /// Watches these folders (absolute paths), and no other: a folder watched already is not
-        /// watched twice, and one no longer listed (moved out of the vault) is let go. Whether
-        /// every folder is watched: false when the system refused one (its limit of watches,
-        /// `fs.inotify.max_user_watches`), or one was gone by now.
-        func watch(_ folders: [String]) -> Bool {
+        /// watched twice, and one no longer listed (moved out of the vault) is let go.
+        /// `complete` is false when the system refused one (its limit of watches,
+        /// `fs.inotify.max_user_watches`), or one was gone by now; `added` is true when a folder
+        /// was not watched before (a file made in it before its watch sent no event).
+        func watch(_ folders: [String]) -> (complete: Bool, added: Bool) {
             let events =
                 UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM)
                 | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_DELETE_SELF)
                 | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
             return lock.withLock {
-                var all = true
+                var complete = true
                 var kept: [Int32: String] = [:]
                 for folder in folders {
                     let watch = inotify_add_watch(descriptor, folder, events)
-                    if watch >= 0 { kept[watch] = folder } else { all = false }
+                    if watch >= 0 { kept[watch] = folder } else { complete = false }
                 }
                 for (watch, _) in watched where kept[watch] == nil { inotify_rm_watch(descriptor, watch) }
+                let added = kept.keys.contains { watched[$0] == nil }
                 watched = kept
-                return all
+                return (complete, added)
             }
         }
 
         /// Reads every event waiting, without blocking: whether any was about a name that does
-        /// not start with a dot, or about a folder itself, or said events were lost.
+        /// not start with a dot, or about a folder itself, or said events were lost. Only the
+        /// watcher calls it, from one task: the buffer is not shared.
         func drain() -> Bool {
             var changed = false
             while true {
@@ -93,7 +96,7 @@ final class VaultNotifier: @unchecked Sendable {
         }
     #else
         init?() { return nil }
-        func watch(_ folders: [String]) -> Bool { false }
+        func watch(_ folders: [String]) -> (complete: Bool, added: Bool) { (false, false) }
         func drain() -> Bool { true }
         var count: Int { 0 }
     #endif

@@ -32,7 +32,7 @@ struct VaultWatcher: Service {
         await withGracefulShutdownHandler {
             var fingerprint = initial
             let notifier = VaultNotifier()
-            var watching = notifier?.watch(initial.folders) ?? false
+            var watching = notifier?.watch(initial.folders).complete ?? false
             let clock = ContinuousClock()
             var lastWalk = clock.now
             var walkTime = Duration.zero
@@ -53,7 +53,7 @@ struct VaultWatcher: Service {
                         // More is happening: walk once it is quiet, or `pollInterval` after the first.
                         if first.duration(to: clock.now) < interval { continue }
                     }
-                    let idle = min(max(interval, walkTime * Self.idleWalkFactor), Self.idleWalkLimit)
+                    let idle = min(max(interval, walkTime * Self.idleWalkFactor), max(interval, Self.idleWalkLimit))
                     let due = lastWalk.duration(to: clock.now) >= idle
                     guard changedSince != nil || due else { continue }
                 } else if lastWalk.duration(to: clock.now) < interval {
@@ -64,7 +64,12 @@ struct VaultWatcher: Service {
                 let now = BuildFingerprint.files(in: options.vault)
                 lastWalk = clock.now
                 walkTime = start.duration(to: lastWalk)
-                if let notifier { watching = notifier.watch(now.folders) }
+                if let notifier {
+                    let watched = notifier.watch(now.folders)
+                    watching = watched.complete
+                    // A file made in a new folder before its watch: walk again next time.
+                    if watched.added { changedSince = clock.now }
+                }
                 guard now != fingerprint else { continue }
                 fingerprint = now
                 let (site, report) = builder.build(previous: await state.site, taking: now)

@@ -376,33 +376,44 @@ import Testing
         #expect(SiteBuilder.pagePatterns(["ro/", "ro/x/"], beside: ["robots.txt"]).sorted() == ["ro/", "ro/x/*"])
     }
 
-    /// A landing page may not take the URL of a folder the site has of its own: an index, the
-    /// assets (or a name starting with `assets`), a locale's folder, a headline variant of the root
-    /// page; in any case; nor differ from another page's ID only in case. The root page may
-    /// have any ID, since it sits at `/`, and so may a page named after the default locale, which
-    /// has no folder.
+    /// A landing page may not take a URL the site has for something else: an index (or a name
+    /// starting with one, which `/guides/*` matches on Netlify), the assets (likewise), a file
+    /// beside the pages, a locale's folder, a headline variant of the root page or of another
+    /// page; nor spell its first folder in other case than another page. The root page may have
+    /// any ID, since it sits at `/`, and so may a page named after the default locale, which has
+    /// no folder. Two whole IDs that differ only in case are `id.duplicate`.
     @Test func landingPagesMayNotTakeTheSitesOwnFolders() throws {
         func landing(_ id: String, order: Int, headlines: String = "[Go]") -> String {
             "---\nid: \(id)\norder: \(order)\ntitle: T\napp:\n  name: App\nhero:\n  headlines: \(headlines)\n---\n"
         }
+        let pages = [
+            "root": landing("decks", order: 1, headlines: "[One, Two]"),
+            "guides": landing("guides", order: 2), "assets": landing("Assets", order: 3),
+            "ru": landing("ru", order: 4), "b": landing("b", order: 5), "c": landing("c", order: 6),
+            "about": landing("about", order: 7, headlines: "[One, Two]"), "en": landing("en", order: 8),
+            "kit": landing("assets-kit", order: 9), "about2": landing("About", order: 10),
+            "app": landing("guides-app", order: 11), "robots": landing("robots.txt", order: 12),
+            "aboutB": landing("about/b", order: 13), "aboutC": landing("about/c", order: 14),
+            "help": landing("help", order: 15), "team": landing("Help/team", order: 16),
+        ]
         let vault = try TestVault(
-            [
-                "site/root.md": landing("decks", order: 1, headlines: "[One, Two]"),
-                "site/guides.md": landing("guides", order: 2), "site/assets.md": landing("Assets", order: 3),
-                "site/ru.md": landing("ru", order: 4), "site/b.md": landing("b", order: 5),
-                "site/c.md": landing("c", order: 6), "site/about.md": landing("about", order: 7),
-                "site/en.md": landing("en", order: 8), "site/kit.md": landing("assets-kit", order: 9),
-                "site/about2.md": landing("About", order: 10),
-            ], config: "locales: [en, ru]\nkinds:\n  site: page\n")
+            Dictionary(uniqueKeysWithValues: pages.map { ("site/\($0.key).md", $0.value) }),
+            config: "locales: [en, ru]\nkinds:\n  site: page\n")
         defer { vault.remove() }
-        let found = try vault.diagnostics().with(.pageReservedID)
+        let diagnostics = try vault.diagnostics()
+        let found = diagnostics.with(.pageReservedID)
         #expect(
             found.map(\.file).sorted() == [
-                "site/about2.md", "site/assets.md", "site/b.md", "site/guides.md", "site/kit.md", "site/ru.md",
+                "site/aboutB.md", "site/app.md", "site/assets.md", "site/b.md", "site/guides.md", "site/kit.md",
+                "site/robots.md", "site/ru.md", "site/team.md",
             ])
         #expect(found.allSatisfy { $0.severity == .error && $0.position == SourcePosition(line: 2, column: 5) })
-        #expect(found.first { $0.file == "site/b.md" }?.message.contains("the root page's headline 2") == true)
-        #expect(found.first { $0.file == "site/about2.md" }?.message.contains("differ only in case") == true)
+        func message(_ file: String) -> String { found.first { $0.file == "site/\(file).md" }?.message ?? "" }
+        #expect(message("b").contains("the root page's headline 2"))
+        #expect(message("aboutB").contains("a headline variant of landing page 'about'"))
+        #expect(message("app").contains("`/guides/*`"))
+        #expect(message("team").contains("their folders differ only in case"))
+        #expect(diagnostics.with(.idDuplicate).map(\.file) == ["site/about2.md"])
     }
 
     @Test func aVaultTemplateReplacesTheBuiltInOne() throws {

@@ -17,7 +17,8 @@ import Testing
             let notifier = try #require(VaultNotifier())
             let walk = BuildFingerprint.files(in: root)
             #expect(walk.folders == [root.path, root.path + "/guides"])
-            #expect(notifier.watch(walk.folders))
+            #expect(notifier.watch(walk.folders) == (complete: true, added: true))
+            #expect(notifier.watch(walk.folders) == (complete: true, added: false), "watched already")
             #expect(notifier.count == 2)
             #expect(!notifier.drain(), "nothing happened yet")
 
@@ -34,7 +35,7 @@ import Testing
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent("decks"), withIntermediateDirectories: true)
             #expect(notifier.drain(), "a folder made")
-            #expect(notifier.watch(BuildFingerprint.files(in: root).folders))
+            #expect(notifier.watch(BuildFingerprint.files(in: root).folders) == (complete: true, added: true))
             #expect(notifier.count == 3)
             try Data("two".utf8).write(to: root.appendingPathComponent("decks/b.md"))
             #expect(notifier.drain(), "a note in the new folder")
@@ -43,15 +44,15 @@ import Testing
             try FileManager.default.removeItem(at: root.appendingPathComponent("decks"))
             #expect(notifier.drain())
             #expect(notifier.count == 2)
-            #expect(!notifier.watch([root.path + "/gone"]), "a folder that is not there is not watched")
+            #expect(!notifier.watch([root.path + "/gone"]).complete, "a folder that is not there is not watched")
 
             // A folder moved out of the vault is let go once a walk no longer lists it.
-            #expect(notifier.watch(BuildFingerprint.files(in: root).folders) && notifier.count == 2)
+            #expect(notifier.watch(BuildFingerprint.files(in: root).folders).complete && notifier.count == 2)
             let outside = root.deletingLastPathComponent().appendingPathComponent("locker-moved-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: outside) }
             try FileManager.default.moveItem(at: root.appendingPathComponent("guides"), to: outside)
             #expect(notifier.drain(), "a folder moved away")
-            #expect(notifier.watch(BuildFingerprint.files(in: root).folders) && notifier.count == 1)
+            #expect(notifier.watch(BuildFingerprint.files(in: root).folders).complete && notifier.count == 1)
             try Data("three".utf8).write(to: outside.appendingPathComponent("c.md"))
             #expect(!notifier.drain(), "a note written outside the vault")
         }

@@ -1,13 +1,17 @@
 import LockerKit
 
-/// Finds landing pages whose URL the site has for something else: an ID whose first folder is a
-/// kind's index (`guides`), the assets (or starts with `assets`, which Netlify's `/assets/*`
-/// matches too), a locale's folder, or a headline variant of the root page (`b`); and two
-/// pages whose IDs differ only in case. One page would silently replace the other, or get the
-/// other's cache headers.
+/// Finds landing pages whose URL the site has for something else, so that one page would
+/// silently replace the other or get the other's cache headers:
+/// - an ID whose first folder is a kind's index (`guides`), the assets, a file beside the pages
+///   (`robots.txt`), a locale's folder, or a headline variant of the root page (`b`);
+/// - a first folder that starts with a kind's index or the assets (`guides-app`): a host's
+///   `/guides/*` rule matches it too (Netlify reads it as `/guides` and anything after);
+/// - an ID that is a headline variant of another page (`about/b` beside a page `about` with two
+///   headlines);
+/// - a first folder spelt in other case than another page's in the same locale (`About/team`
+///   beside `about`): one folder on macOS and on Netlify, two on Cloudflare.
 ///
-/// IDs are compared without case: a host that ignores it (Netlify), or a file system that does
-/// (macOS), would see one folder.
+/// Two pages whose whole IDs differ only in case are `id.duplicate` (``Compiler``).
 struct LandingPageIDChecker {
     var locales: [String]
     var defaultLocale: String
@@ -17,36 +21,60 @@ struct LandingPageIDChecker {
     func check(_ pages: [LandingPage], notes: [ParsedNote]) -> [Diagnostic] {
         guard let root = pages.first else { return [] }
         var reserved: [String: String] = [:]
+        var reservedPrefixes: [String: String] = [:]
         for kind in ContentKind.known {
-            reserved[SiteBuilder.folder(of: kind)] = "the index of \(SiteBuilder.folder(of: kind))"
+            let folder = SiteBuilder.folder(of: kind)
+            reserved[folder] = "the index of \(folder)"
+            reservedPrefixes[folder] = "the index of \(folder) (`/\(folder)/*`)"
         }
+        reservedPrefixes[SiteBuilder.assetsFolder] =
+            "the site's images and style sheet (`/\(SiteBuilder.assetsFolder)/*`)"
+        for file in ["404.html", "robots.txt", "sitemap.xml", "_headers"] { reserved[file] = "the site's \(file)" }
         // The default locale is at the root: it has no folder.
         for locale in locales where locale != defaultLocale {
             reserved[locale.lowercased()] = "the site in '\(locale)'"
         }
-        let headlines = pages.filter { $0.id == root.id }.map(\.hero.headlines.count).max() ?? 0
-        for variant in 1..<max(headlines, 1) {
+        // How many headlines each page has, by its locale and ID: from the second on, each is a
+        // folder below the page (the root page's at the root of its locale).
+        var headlines: [String: Int] = [:]
+        for page in pages {
+            let key = page.locale + "\u{0}" + page.id.lowercased()
+            headlines[key] = max(headlines[key] ?? 0, page.hero.headlines.count)
+        }
+        let rootHeadlines = pages.filter { $0.id == root.id }.map(\.hero.headlines.count).max() ?? 0
+        for variant in 1..<max(rootHeadlines, 1) {
             reserved[SiteBuilder.variantName(variant)] = "the root page's headline \(variant + 1)"
         }
         let noteByPath = Dictionary(
             notes.filter { $0.kind == .page }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var firstByID: [String: LandingPage] = [:]
+        // The first folder's spelling each locale saw first, by its lower case.
+        var spelling: [String: (folder: Substring, page: LandingPage)] = [:]
         var diagnostics: [Diagnostic] = []
         for page in pages where page.id != root.id {
             guard let note = noteByPath[page.source] else { continue }
             let lower = page.id.lowercased()
-            let folder = String(lower.prefix { $0 != "/" })
-            let taken =
-                if let name = reserved[folder] {
+            let folder = lower.prefix { $0 != "/" }
+            let spelt = page.id.prefix { $0 != "/" }
+            let seen = spelling[page.locale + "\u{0}" + folder]
+            if seen == nil { spelling[page.locale + "\u{0}" + folder] = (spelt, page) }
+            let parent = lower.split(separator: "/").dropLast().joined(separator: "/")
+            let last = lower.split(separator: "/").last.map(String.init) ?? ""
+            let taken: String? =
+                if let name = reserved[String(folder)] {
                     name
-                } else if folder.hasPrefix(SiteBuilder.assetsFolder) {
-                    "the site's images and style sheet (`/\(SiteBuilder.assetsFolder)/`)"
-                } else if let other = firstByID[lower], other.id != page.id {
-                    "landing page '\(other.id)' (\(other.source)): the IDs differ only in case"
+                } else if let name = reservedPrefixes.sorted(by: { $0.key < $1.key })
+                    .first(where: { folder.hasPrefix($0.key) })?.value
+                {
+                    name
+                } else if !parent.isEmpty, let count = headlines[page.locale + "\u{0}" + parent],
+                    (1..<max(count, 1)).contains(where: { SiteBuilder.variantName($0) == last })
+                {
+                    "a headline variant of landing page '\(parent)'"
+                } else if let seen, seen.folder != spelt, seen.page.id.lowercased() != lower {
+                    "landing page '\(seen.page.id)' (\(seen.page.source)): their folders differ only in case"
                 } else {
-                    String?.none
+                    nil
                 }
-            if firstByID[lower] == nil { firstByID[lower] = page }
             guard let taken else { continue }
             diagnostics.append(
                 Diagnostic(
