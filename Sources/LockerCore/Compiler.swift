@@ -558,14 +558,13 @@ public struct Compiler: Sendable {
         for note in notes {
             let key = Key(kind: note.kind, locale: note.locale, id: note.id.lowercased())
             if let earlier = first[key] {
-                let message =
-                    earlier.id == note.id
-                    ? "\(note.kind) id '\(note.id)' (\(note.locale)) is already used by \(earlier.path)"
-                    : "\(note.kind) id '\(note.id)' (\(note.locale)) differs only in case from '\(earlier.id)' of "
-                        + "\(earlier.path): their pages would share a folder on macOS"
                 diagnostics.append(
                     Diagnostic(
-                        .error, .idDuplicate, message, file: note.path, at: note.idPosition,
+                        .error, .idDuplicate,
+                        Self.duplicateIDMessage(
+                            kind: note.kind, id: note.id, locale: note.locale, earlierID: earlier.id,
+                            earlierPath: earlier.path),
+                        file: note.path, at: note.idPosition,
                         hint:
                             "give one of them a different 'id:' in its frontmatter, or a 'lang:' if it is a translation"
                     ))
@@ -574,6 +573,17 @@ public struct Compiler: Sendable {
             }
         }
         return diagnostics
+    }
+
+    /// What `id.duplicate` says of a document or deck whose ID (`id`, in `locale`) an earlier one
+    /// has, or has in other case.
+    static func duplicateIDMessage(
+        kind: ContentKind, id: String, locale: String, earlierID: String, earlierPath: String
+    ) -> String {
+        earlierID == id
+            ? "\(kind) id '\(id)' (\(locale)) is already used by \(earlierPath)"
+            : "\(kind) id '\(id)' (\(locale)) differs only in case from '\(earlierID)' of \(earlierPath): "
+                + "their pages would share a folder on macOS"
     }
 
     /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.

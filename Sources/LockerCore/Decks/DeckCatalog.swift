@@ -104,14 +104,12 @@ struct DeckCatalog: Sendable {
                 if let earlier = seen[key] {
                     let file = group.headers.first.map { notes[$0].path } ?? VaultConfig.fileName
                     let position = group.headers.first.map { notes[$0].idPosition } ?? group.configPosition ?? .start
-                    let message =
-                        earlier.id == group.id
-                        ? "deck id '\(group.id)' (\(locale)) is already used by \(earlier.path)"
-                        : "deck id '\(group.id)' (\(locale)) differs only in case from '\(earlier.id)' of "
-                            + "\(earlier.path): their pages would share a folder on macOS"
                     diagnostics.append(
                         Diagnostic(
-                            .error, .idDuplicate, message,
+                            .error, .idDuplicate,
+                            Compiler.duplicateIDMessage(
+                                kind: .deck, id: group.id, locale: locale, earlierID: earlier.id,
+                                earlierPath: earlier.path),
                             file: file, at: position, hint: "give one of the decks a different 'id:' in its folder note"
                         ))
                 } else {

@@ -346,30 +346,21 @@ public enum OutputWriter {
     /// The previous build's entry for `path` when the file in `output` is still the one that build
     /// wrote (same size, inode and modification time); what both writers keep files by.
     static func intact(_ path: String, in previousFiles: [String: RecordedFile], output: URL) -> RecordedFile? {
-        var status = stat()
         guard let previous = previousFiles[path], let recorded = previous.stamp,
-            lstat(output.path + "/" + path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            FileStamp(status).hasContentText(recorded)
+            hasStamp(recorded, at: output.path + "/" + path, in: AT_FDCWD)
         else { return nil }
         return previous
     }
 
-    /// Whether `path`, relative to the folder open as `folder`, is a regular file with the stamp
-    /// `recorded` (``VaultScanner/contentStamp(of:)``): what ``stamp(at:)`` compares, without a
-    /// string made for the path or the stamp.
+    /// Whether `path`, relative to the folder open as `folder` (or absolute, with `AT_FDCWD`), is
+    /// a regular file with the stamp `recorded` (``VaultScanner/contentStamp(of:)``), compared
+    /// without making the stamp's text.
     static func hasStamp(_ recorded: String, at path: String, in folder: Int32) -> Bool {
         var status = stat()
         guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else {
             return false
         }
         return FileStamp(status).hasContentText(recorded)
-    }
-
-    /// The stamp of a regular file, nil for anything else or nothing.
-    static func stamp(at path: String) -> String? {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return VaultScanner.contentStamp(of: status)
     }
 
     /// Every folder that holds one of `paths`, at any depth (not the root).

@@ -29,7 +29,7 @@ struct LandingPageIDChecker {
         }
         reservedPrefixes[SiteBuilder.assetsFolder] =
             "the site's images and style sheet (`/\(SiteBuilder.assetsFolder)/*`)"
-        for file in ["404.html", "robots.txt", "sitemap.xml", "_headers"] { reserved[file] = "the site's \(file)" }
+        for file in SiteBuilder.filesBesidePages { reserved[file] = "the site's \(file)" }
         // The default locale is at the root: it has no folder.
         for locale in locales where locale != defaultLocale {
             reserved[locale.lowercased()] = "the site in '\(locale)'"
@@ -57,8 +57,9 @@ struct LandingPageIDChecker {
             let spelt = page.id.prefix { $0 != "/" }
             let seen = spelling[page.locale + "\u{0}" + folder]
             if seen == nil { spelling[page.locale + "\u{0}" + folder] = (spelt, page) }
-            let parent = lower.split(separator: "/").dropLast().joined(separator: "/")
-            let last = lower.split(separator: "/").last.map(String.init) ?? ""
+            let segments = lower.split(separator: "/")
+            let parent = segments.dropLast().joined(separator: "/")
+            let last = segments.last.map(String.init) ?? ""
             let taken: String? =
                 if let name = reserved[String(folder)] {
                     name

@@ -499,6 +499,9 @@ struct SiteBuilder {
 
     /// The folder of the site's hashed files: images, the icon and the style sheet.
     static let assetsFolder = "assets"
+
+    /// The files the site may write beside its pages, at its root.
+    static let filesBesidePages = ["404.html", "robots.txt", "sitemap.xml", "_headers"]
 }
 
 /// What names a document across its language versions: its kind and ID.

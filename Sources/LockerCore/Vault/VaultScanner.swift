@@ -199,28 +199,27 @@ extension VaultScanner {
                 var status = stat()
                 guard lstat(absolute, &status) == 0 else { continue }
                 let stamp = FileStamp(status)
+                let tag: Tag
+                var target: FileStamp?
                 switch status.st_mode & S_IFMT {
                 case S_IFDIR:
                     // A folder since it was listed: the vault is changing, and the next walk sees it.
                     continue
                 case S_IFLNK:
                     // A link counts by what it leads to (a scan reads only links to files).
-                    var target = stat()
-                    guard stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { continue }
-                    bytes += relative.utf8
-                    bytes += [0, Tag.link.rawValue]
-                    stamp.append(to: &bytes)
-                    FileStamp(target).append(to: &bytes)
+                    var status = stat()
+                    guard stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+                    (tag, target) = (.link, FileStamp(status))
                 case S_IFREG:
-                    bytes += relative.utf8
-                    bytes += [0, Tag.regular.rawValue]
-                    stamp.append(to: &bytes)
+                    tag = .regular
                     stamps.append((index, stamp))
                 default:
-                    bytes += relative.utf8
-                    bytes += [0, Tag.other.rawValue]
-                    stamp.append(to: &bytes)
+                    tag = .other
                 }
+                bytes += relative.utf8
+                bytes += [0, tag.rawValue]
+                stamp.append(to: &bytes)
+                target?.append(to: &bytes)
             }
             return (bytes, stamps)
         }

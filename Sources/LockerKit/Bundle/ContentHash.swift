@@ -19,7 +19,8 @@ public enum ContentHash {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static let digits = Array("0123456789abcdef".utf8)
+    /// The lowercase hexadecimal digits, by value (``ContentIdentity`` writes UUIDs with them).
+    static let digits = Array("0123456789abcdef".utf8)
 
     /// The ETag a manifest gives a file with this hash: `"sha256-<hex>"`.
     public static func etag(sha256: String) -> String { "\"sha256-\(sha256)\"" }

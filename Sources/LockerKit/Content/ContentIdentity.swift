@@ -30,8 +30,7 @@ public enum ContentIdentity {
     /// `uuid.uuidString.lowercased()`, written byte by byte: Foundation formats each byte with
     /// `printf`, then lowercases the string, and a build writes a UUID for every note, item and card.
     public static func lowercaseString(_ uuid: UUID) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return withUnsafeBytes(of: uuid.uuid) { bytes in
+        withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { buffer in
                 var out = 0
                 for (index, byte) in bytes.enumerated() {
@@ -39,10 +38,8 @@ public enum ContentIdentity {
                         buffer[out] = UInt8(ascii: "-")
                         out += 1
                     }
-                    digits.withUTF8Buffer { hex in
-                        buffer[out] = hex[Int(byte >> 4)]
-                        buffer[out + 1] = hex[Int(byte & 0x0F)]
-                    }
+                    buffer[out] = ContentHash.digits[Int(byte >> 4)]
+                    buffer[out + 1] = ContentHash.digits[Int(byte & 0x0F)]
                     out += 2
                 }
                 return out
