@@ -75,7 +75,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
             try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/aaaa.json")
             let previous = try #require(try OutputWriter.previousFiles(of: output))
-            let survey = OutputSurvey(output: output.path, files: previous)
+            let survey = OutputSurvey(output: output.path, marker: previous)
             let deadline = Date().addingTimeInterval(10)
             while survey.isIntact("bundles/v1/manifest.json") == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
             #expect(survey.isIntact("bundles/v1/manifest.json") == true)
@@ -100,13 +100,13 @@ import Testing
             }
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
-            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.keys) } == Set(Self.first.map(\.path)))
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.first.map(\.path)))
 
             let next = try OutputWriter.begin(replacing: output)
             #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(try Self.files(output) == Self.expected(Self.second))
             // The marker is the new build's.
-            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.keys) } == Set(Self.second.map(\.path)))
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.second))
         }
@@ -130,7 +130,7 @@ import Testing
             next.discard()
             #expect(!FileManager.default.fileExists(atPath: journalPath.path))
             #expect(try Self.files(output) == Self.expected(Self.second))
-            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.keys) } == Set(Self.second.map(\.path)))
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
         }
     }
 

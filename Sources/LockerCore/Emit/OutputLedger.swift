@@ -1,12 +1,25 @@
 import Foundation
+import LockerKit
 
-/// What a build has put in its output so far, from any thread: each file's marker entry, the
-/// files written anew, and how many were kept from the previous build.
+/// What a build has put in its output so far, from any thread: the previous build's files kept
+/// as they are (by their line in its marker), the files written anew or kept with another entry,
+/// and how many were kept from the previous build. At the commit it gives the new marker, made
+/// mostly of the previous marker's lines, and what the build no longer has (``closing()``).
 final class OutputLedger: @unchecked Sendable {
     private let lock = NSLock()
+    /// The previous build's marker.
+    let previous: OutputMarker
+    /// The previous build's lines kept as they are, by place.
+    private var keptLines: [Bool]
+    /// The files written anew, or kept under an entry other than the previous build's line.
     private var entries: [String: OutputWriter.RecordedFile] = [:]
     private var writtenPaths: [String] = []
     private var keptCount = 0
+
+    init(previous: OutputMarker = .empty) {
+        self.previous = previous
+        keptLines = [Bool](repeating: false, count: previous.count)
+    }
 
     /// A file written anew.
     func wrote(_ path: String, _ entry: OutputWriter.RecordedFile) {
@@ -16,20 +29,21 @@ final class OutputLedger: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// A file of the previous build kept as it is: with its bytes (`reused` false) or, for a
-    /// page, with its inputs unchanged (`reused` true, counted in ``reused``).
-    func kept(_ path: String, _ entry: OutputWriter.RecordedFile, reused: Bool) {
+    /// A file of the previous build kept as it is (its line in the previous marker at `line`,
+    /// its SHA-256 the one that line records), now made from `inputs`: with its bytes (`reused`
+    /// false) or, for a page, with its inputs unchanged (`reused` true, counted in ``reused``).
+    func kept(line: Int, path: String, inputs: String?, reused: Bool) {
+        // The same entry as the previous build's goes into the next marker as its line.
+        let same = previous.hasInputs && previous.hasInputs(inputs, at: line)
+        var entry: OutputWriter.RecordedFile?
+        if !same {
+            entry = previous.entry(at: line)
+            entry?.inputs = inputs
+        }
         lock.lock()
-        entries[path] = entry
+        if let entry { entries[path] = entry } else { keptLines[line] = true }
         if reused { keptCount += 1 }
         lock.unlock()
-    }
-
-    /// Every file, by path, as the marker lists them.
-    var files: [String: OutputWriter.RecordedFile] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
     }
 
     /// The files written anew.
@@ -44,5 +58,81 @@ final class OutputLedger: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return keptCount
+    }
+
+    /// What the commit needs of the ledger.
+    struct Closing {
+        /// The new marker.
+        var marker: Data
+        /// The previous build's files this build does not have, in byte order.
+        var removals: [String]
+        /// Each removal paired with a file of this build whose path may be another spelling of it
+        /// (``OutputWriter/Journal/twins``).
+        var twins: [[String]]
+    }
+
+    /// The new marker, the removals and their twins. A file written anew wins over its
+    /// previous line. The marker's lines come in byte order of their paths, as
+    /// ``OutputWriter/markerText(_:)`` writes them: the previous marker's lines kept as they are,
+    /// merged with the new ones.
+    func closing() -> Closing {
+        lock.lock()
+        var kept = keptLines
+        let entries = self.entries
+        lock.unlock()
+        var replaced = [Bool](repeating: false, count: previous.count)
+        for path in entries.keys {
+            if let line = previous.index(of: path) {
+                kept[line] = false
+                replaced[line] = true
+            }
+        }
+        var removals: [String] = []
+        for line in 0..<previous.count where !kept[line] && !replaced[line] {
+            removals.append(previous.path(at: line))
+        }
+        removals = removals.utf8SortedOffsets().map { removals[$0] }
+
+        let marker: Data
+        let paths = Array(entries.keys)
+        let order = paths.utf8SortedOffsets()
+        if previous.hasInputs, previous.isSorted {
+            var bytes = Array(OutputWriter.markerStart.utf8)
+            bytes.reserveCapacity(previous.byteCount + entries.count * 200)
+            var next = 0
+            for line in 0..<previous.count where kept[line] {
+                while next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
+                    let path = paths[order[next]]
+                    OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &bytes)
+                    next += 1
+                }
+                bytes += previous.lineBytes(at: line)
+                bytes.append(0x0A)
+            }
+            for offset in order[next...] {
+                let path = paths[offset]
+                OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &bytes)
+            }
+            marker = Data(bytes)
+        } else {
+            // A marker of an earlier `locker`, or out of order: every line written anew.
+            var files = entries
+            for line in 0..<previous.count where kept[line] {
+                files[previous.path(at: line)] = previous.entry(at: line)
+            }
+            marker = OutputWriter.markerText(files)
+        }
+
+        var twins = OutputWriter.Journal.TwinFinder(removals: removals)
+        if !removals.isEmpty {
+            previous.forEachPath { path, line in
+                if kept[line] { twins.consider(path) { String(decoding: path, as: UTF8.self) } }
+            }
+            for path in paths {
+                var text = path
+                text.withUTF8 { bytes in twins.consider(bytes) { path } }
+            }
+        }
+        return Closing(marker: marker, removals: removals, twins: twins.twins)
     }
 }

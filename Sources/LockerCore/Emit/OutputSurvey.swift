@@ -10,22 +10,22 @@ import Foundation
 /// just after being looked at; the next build sees its new stamp and writes it again.
 final class OutputSurvey: @unchecked Sendable {
     private let lock = NSLock()
-    /// The intact files' paths; nil until the survey is done.
-    private var intact: Set<String>?
+    private let marker: OutputMarker
+    /// Whether each of the marker's files is intact, by its line; nil until the survey is done.
+    private var intact: [Bool]?
     /// Set when the update is discarded: the survey stops where it is.
     private var stopped = false
 
-    init(output: String, files: [String: OutputWriter.RecordedFile]) {
+    init(output: String, marker: OutputMarker) {
+        self.marker = marker
         let thread = Thread { [self] in
             let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folder >= 0 else { return }
             defer { close(folder) }
-            var found = Set<String>(minimumCapacity: files.count)
-            for (index, (path, file)) in files.enumerated() {
-                if index % 1024 == 0, lock.withLock({ stopped }) { return }
-                if let recorded = file.stamp, OutputWriter.hasStamp(recorded, at: path, in: folder) {
-                    found.insert(path)
-                }
+            var found = [Bool](repeating: false, count: marker.count)
+            for line in 0..<marker.count {
+                if line % 1024 == 0, lock.withLock({ stopped }) { return }
+                found[line] = marker.hasStamp(at: line, in: folder)
             }
             lock.withLock { intact = found }
         }
@@ -36,8 +36,15 @@ final class OutputSurvey: @unchecked Sendable {
     /// Stops the survey, if it still runs: the update it was for is discarded.
     func stop() { lock.withLock { stopped = true } }
 
-    /// Whether the survey found `path`'s file intact; nil while it runs.
+    /// Whether the survey found the file of the marker's line `line` intact; nil while it runs.
+    func isIntact(line: Int) -> Bool? {
+        lock.withLock { intact.map { $0[line] } }
+    }
+
+    /// Whether the survey found `path`'s file intact (false when the marker does not list it);
+    /// nil while it runs.
     func isIntact(_ path: String) -> Bool? {
-        lock.withLock { intact.map { $0.contains(path) } }
+        guard let line = marker.index(of: path) else { return lock.withLock { intact.map { _ in false } } }
+        return isIntact(line: line)
     }
 }

@@ -29,10 +29,10 @@ extension OutputWriter {
         /// The output folder, which holds the previous build.
         public let output: URL
         /// The previous build's files, from its marker.
-        private let previousFiles: [String: RecordedFile]
+        private let previousFiles: OutputMarker
         /// Where new files wait for the commit, relative to the output.
         private let scratch = Journal.scratchPrefix + UUID().uuidString.prefix(8)
-        private let ledger = OutputLedger()
+        private let ledger: OutputLedger
         private let gate = WriteGate()
         private let folders: FolderMaker
         /// Held until the update is released (``OutputLock``).
@@ -41,24 +41,26 @@ extension OutputWriter {
         /// The previous files looked at ahead of the build (``OutputSurvey``).
         private let survey: OutputSurvey
 
-        init(output: URL, previousFiles: [String: RecordedFile], lock: OutputLock? = nil) {
+        init(output: URL, previous: OutputMarker, lock: OutputLock? = nil) {
             self.output = output
-            self.previousFiles = previousFiles
+            self.previousFiles = previous
             self.lock = lock
+            ledger = OutputLedger(previous: previous)
             folders = FolderMaker(root: output.path)
-            survey = OutputSurvey(output: output.path, files: previousFiles)
+            survey = OutputSurvey(output: output.path, marker: previous)
         }
 
         public var reusedCount: Int { ledger.reused }
 
         public var recordsInputs: Bool { true }
 
-        /// The previous build's entry for `path` when the file is still the one it wrote.
-        private func intact(_ path: String) -> RecordedFile? {
-            switch survey.isIntact(path) {
-            case true?: previousFiles[path]
-            case false?: nil
-            case nil: OutputWriter.intact(path, in: previousFiles, output: output)
+        /// The previous build's line for `path` when the file is still the one it wrote.
+        private func intact(_ path: String) -> Int? {
+            guard let line = previousFiles.index(of: path) else { return nil }
+            switch survey.isIntact(line: line) {
+            case true?: return line
+            case false?: return nil
+            case nil: return previousFiles.hasStamp(at: line, in: AT_FDCWD, under: output.path + "/") ? line : nil
             }
         }
 
@@ -68,20 +70,20 @@ extension OutputWriter {
         }
 
         public func reuse(_ path: String, inputs: String) throws -> Bool {
-            guard let previous = intact(path), previous.inputs == inputs else { return false }
-            ledger.kept(path, previous, reused: true)
+            guard let line = intact(path), previousFiles.hasInputs(inputs, at: line) else { return false }
+            ledger.kept(line: line, path: path, inputs: inputs, reused: true)
             return true
         }
 
         public func keep(_ path: String, sha256: String) throws -> Bool {
-            guard let previous = intact(path), previous.sha256 == sha256 else { return false }
-            ledger.kept(path, RecordedFile(sha256: sha256, stamp: previous.stamp, inputs: nil), reused: false)
+            guard let line = intact(path), previousFiles.hasSHA256(sha256, at: line) else { return false }
+            ledger.kept(line: line, path: path, inputs: nil, reused: false)
             return true
         }
 
         public func previousFile(_ path: String) -> [UInt8]? {
-            guard let previous = intact(path), let bytes = try? FileBytes.contents(of: output.path + "/" + path),
-                ContentHash.sha256Hex(bytes) == previous.sha256
+            guard let line = intact(path), let bytes = try? FileBytes.contents(of: output.path + "/" + path),
+                previousFiles.hasSHA256(ContentHash.sha256Hex(bytes), at: line)
             else { return nil }
             return bytes
         }
@@ -92,8 +94,8 @@ extension OutputWriter {
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             let hash = sha256 ?? ContentHash.sha256Hex(file.data)
-            if let previous = intact(file.path), previous.sha256 == hash {
-                ledger.kept(file.path, RecordedFile(sha256: hash, stamp: previous.stamp, inputs: inputs), reused: false)
+            if let line = intact(file.path), previousFiles.hasSHA256(hash, at: line) {
+                ledger.kept(line: line, path: file.path, inputs: inputs, reused: false)
                 return
             }
             try folders.ensure(scratch)
@@ -116,13 +118,13 @@ extension OutputWriter {
         /// Syncs the written files and saves the journal of the commit, which ``Journal/apply(in:)``
         /// then carries out.
         func journal(record: BuildRecord?) throws -> Journal {
-            let files = ledger.files
             let written = ledger.written
-            let removals = previousFiles.keys.filter { files[$0] == nil }.sorted()
+            let closing = ledger.closing()
+            let removals = closing.removals
             // The new marker waits in the scratch folder like the new files: the journal names
             // it rather than holding its megabytes.
             let newMarker = scratch + "/" + OutputWriter.marker
-            let markerText = OutputWriter.markerText(files)
+            let markerText = closing.marker
             do {
                 try folders.ensure(scratch)
                 try OutputWriter.writeFile(markerText, to: output.path + "/" + newMarker)
@@ -136,7 +138,7 @@ extension OutputWriter {
                 newMarker: newMarker,
                 newMarkerSHA256: ContentHash.sha256Hex(markerText),
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
-                twins: Journal.twins(of: removals, among: files.keys))
+                twins: closing.twins)
             do {
                 // The new files' bytes reach the disk before the journal that names them.
                 OutputWriter.flush(output.path)
@@ -177,24 +179,64 @@ extension OutputWriter {
         /// The new files each removal could be another spelling of (see ``twins``). The folding
         /// is looser than any file system's, so that no pair is missed; whether a pair is one file
         /// is decided by its device and inode when the journal is applied.
-        static func twins(of removals: [String], among files: Dictionary<String, OutputWriter.RecordedFile>.Keys)
-            -> [[String]]
-        {
+        static func twins(of removals: [String], among files: some Sequence<String>) -> [[String]] {
+            var finder = TwinFinder(removals: removals)
             guard !removals.isEmpty else { return [] }
-            func folded(_ path: String) -> String {
-                // An ASCII path folds to its lower case: no accents or widths to fold. Output
-                // paths are mostly ASCII, and Foundation's folding would cost more than the rest
-                // of a one-note rebuild's commit.
+            for file in files {
+                var text = file
+                text.withUTF8 { bytes in finder.consider(bytes) { file } }
+            }
+            return finder.twins
+        }
+
+        /// Finds the ``twins`` of a few removals among the many files of a build, most of them
+        /// looked at as bytes: an ASCII path folds to its lower case (no accents or widths to
+        /// fold), and its hash is compared with the folded removals' before any string is made.
+        /// Output paths are mostly ASCII, and Foundation's folding of each would cost more than
+        /// the rest of a one-note rebuild's commit.
+        struct TwinFinder {
+            private var byFolding: [String: [String]]
+            private var hashes: Set<Int>
+            private var pairs: [[String]] = []
+            private var lowered: [UInt8] = []
+
+            init(removals: [String]) {
+                byFolding = Dictionary(grouping: removals, by: Self.folded)
+                hashes = Set(byFolding.keys.map { key in Self.hash(Array(key.utf8)) })
+            }
+
+            /// Pairs `path` with the removals it could be another spelling of; `make` gives the
+            /// path as a string, asked for only when it could be one.
+            mutating func consider(_ path: UnsafeBufferPointer<UInt8>, _ make: () -> String) {
+                guard !byFolding.isEmpty else { return }
+                let folded: String
+                if path.allSatisfy({ $0 < 0x80 }) {
+                    lowered.removeAll(keepingCapacity: true)
+                    for byte in path { lowered.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+                    guard hashes.contains(Self.hash(lowered)) else { return }
+                    folded = String(decoding: lowered, as: UTF8.self)
+                } else {
+                    folded = Self.folded(make())
+                }
+                guard let removals = byFolding[folded] else { return }
+                let file = make()
+                for removal in removals { pairs.append([removal, file]) }
+            }
+
+            /// The pairs found, in order.
+            var twins: [[String]] { pairs.sorted { $0.lexicographicallyPrecedes($1) } }
+
+            private static func folded(_ path: String) -> String {
                 if let lowercased = path.asciiLowercased { return lowercased }
                 return path.decomposedStringWithCanonicalMapping.folding(
                     options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             }
-            let byFolding = Dictionary(grouping: removals, by: folded)
-            var twins: [[String]] = []
-            for file in files {
-                for removal in byFolding[folded(file)] ?? [] { twins.append([removal, file]) }
+
+            private static func hash(_ bytes: [UInt8]) -> Int {
+                var hasher = Hasher()
+                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+                return hasher.finalize()
             }
-            return twins.sorted { $0.lexicographicallyPrecedes($1) }
         }
 
         static let file = ".locker-journal"

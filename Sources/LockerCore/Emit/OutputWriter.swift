@@ -51,14 +51,12 @@ public enum OutputWriter {
             let record = try? JSONDecoder().decode(BuildRecord.self, from: data), record.fingerprint == fingerprint,
             let markerData = FileManager.default.contents(atPath: output.appendingPathComponent(marker).path)
         else { return nil }
-        let files = Self.record(in: markerData)
+        let files = OutputMarker(markerData)
         let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return nil }
         defer { close(folder) }
-        let intact = Compiler.parallelMap(Array(files)) { path, entry in
-            entry.stamp.map { hasStamp($0, at: path, in: folder) } ?? false
-        }
-        guard !files.isEmpty, !intact.contains(false) else { return nil }
+        let intact = Compiler.parallelMap(Array(0..<files.count)) { files.hasStamp(at: $0, in: folder) }
+        guard files.count > 0, !intact.contains(false) else { return nil }
         return record
     }
 
@@ -77,12 +75,12 @@ public enum OutputWriter {
         // one that was killed.
         if lock != nil { try recoverSwap(of: output) }
         try Journal.recover(output)
-        guard let previous = try previousFiles(of: output), !previous.isEmpty else {
+        guard let previous = try previousFiles(of: output), previous.count > 0 else {
             let staging = try Staging(replacing: output)
             staging.lock = lock
             return staging
         }
-        return Update(output: output, previousFiles: previous, lock: lock)
+        return Update(output: output, previous: previous, lock: lock)
     }
 
     /// Cleans up after a first build, or a swap, that was killed (SIGKILL, a power cut) beside
@@ -108,10 +106,10 @@ public enum OutputWriter {
         }
     }
 
-    /// The files the previous build in `output` lists, by path; nil when there is no folder.
-    /// Throws when `output` must not be replaced: a symbolic link, a file, or a folder of files
-    /// that no build wrote.
-    static func previousFiles(of output: URL) throws -> [String: RecordedFile]? {
+    /// The files the previous build in `output` lists, from its marker; nil when there is no
+    /// folder. Throws when `output` must not be replaced: a symbolic link, a file, or a folder of
+    /// files that no build wrote.
+    static func previousFiles(of output: URL) throws -> OutputMarker? {
         let fileManager = FileManager.default
         var link = stat()
         if lstat(output.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
@@ -131,7 +129,7 @@ public enum OutputWriter {
                 "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)"
             )
         }
-        return fileManager.contents(atPath: markerPath).map(OutputWriter.record(in:)) ?? [:]
+        return fileManager.contents(atPath: markerPath).map(OutputMarker.init) ?? .empty
     }
 
     /// Replaces the output folder with these files.
@@ -163,9 +161,9 @@ public enum OutputWriter {
         public let folder: URL
         private let previous: URL
         /// The previous build's files, from its marker.
-        private let previousFiles: [String: RecordedFile]
+        private let previousFiles: OutputMarker
         private let folders: FolderMaker
-        private let ledger = OutputLedger()
+        private let ledger: OutputLedger
         private let gate = WriteGate()
         /// The lock on the output folder being replaced, when there is one (``OutputLock``).
         var lock: OutputLock?
@@ -178,10 +176,11 @@ public enum OutputWriter {
             let output = output.standardizedFileURL
             let parent = output.deletingLastPathComponent()
             try OutputWriter.create(parent)
-            let previousFiles = try OutputWriter.previousFiles(of: output) ?? [:]
+            let previousFiles = try OutputWriter.previousFiles(of: output) ?? .empty
             let token = UUID().uuidString.prefix(8)
             self.output = output
             self.previousFiles = previousFiles
+            ledger = OutputLedger(previous: previousFiles)
             folder = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(token)")
             previous = parent.appendingPathComponent(".\(output.lastPathComponent).previous-\(token)")
             folders = FolderMaker(root: folder.path)
@@ -190,15 +189,22 @@ public enum OutputWriter {
 
         public var recordsInputs: Bool { true }
 
+        /// The previous build's line for `path` when the file is still the one it wrote.
+        private func intact(_ path: String) -> Int? {
+            guard let line = previousFiles.index(of: path),
+                previousFiles.hasStamp(at: line, in: AT_FDCWD, under: output.path + "/")
+            else { return nil }
+            return line
+        }
+
         public func reuse(_ path: String, inputs: String) throws -> Bool {
-            guard let previous = OutputWriter.intact(path, in: previousFiles, output: output), previous.inputs == inputs
-            else { return false }
+            guard let line = intact(path), previousFiles.hasInputs(inputs, at: line) else { return false }
             let linked = try gate.pass {
                 try folders.ensure(VaultPath.folder(of: path))
                 return link(output.path + "/" + path, folder.path + "/" + path) == 0
             }
             guard linked else { return false }
-            ledger.kept(path, previous, reused: true)
+            ledger.kept(line: line, path: path, inputs: inputs, reused: true)
             return true
         }
 
@@ -212,13 +218,13 @@ public enum OutputWriter {
             let target = folder.path + "/" + file.path
             // Linked only when the previous build wrote these bytes and the file is still the one
             // it wrote (same size, inode and modification time); a link keeps that stamp.
-            var stamp: String?
-            if let previous = OutputWriter.intact(file.path, in: previousFiles, output: output), previous.sha256 == hash,
+            if let line = intact(file.path), previousFiles.hasSHA256(hash, at: line),
                 link(output.path + "/" + file.path, target) == 0
             {
-                stamp = previous.stamp
+                ledger.kept(line: line, path: file.path, inputs: inputs, reused: false)
+                return
             }
-            if stamp == nil { stamp = try OutputWriter.writeFile(file.data, to: target) }
+            let stamp = try OutputWriter.writeFile(file.data, to: target)
             ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
 
@@ -226,9 +232,8 @@ public enum OutputWriter {
         /// swaps the staging folder in for the output folder; then removes the previous build.
         public func commit(record: BuildRecord? = nil) throws {
             let fileManager = FileManager.default
-            let files = ledger.files
             do {
-                try OutputWriter.writeFile(OutputWriter.markerText(files), to: folder.path + "/" + marker)
+                try OutputWriter.writeFile(ledger.closing().marker, to: folder.path + "/" + marker)
                 if let record {
                     try OutputWriter.writeFile(try OutputWriter.encoded(record), to: folder.path + "/" + recordFile)
                 }
@@ -241,7 +246,7 @@ public enum OutputWriter {
                         try? fileManager.moveItem(at: previous, to: output)
                         throw error
                     }
-                    OutputWriter.remove(previous, listing: Array(previousFiles.keys) + [marker, recordFile])
+                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker, recordFile])
                 } else {
                     try fileManager.moveItem(at: folder, to: output)
                 }
@@ -275,25 +280,34 @@ public enum OutputWriter {
     static func markerText(_ files: [String: RecordedFile]) -> Data {
         let entries = Array(files)
         let order = entries.map(\.key).utf8SortedOffsets()
-        var data = Data((markerHeading + markerFormat).utf8)
+        var data = Data(markerStart.utf8)
         let parts = Compiler.parallelMap(Compiler.runs(of: order.count, length: 2048)) { run in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(run.count * 200)
             for offset in order[run] {
                 let (path, entry) = entries[offset]
-                bytes += entry.sha256.utf8
-                bytes.append(UInt8(ascii: " "))
-                bytes += (entry.stamp ?? "-").utf8
-                bytes.append(UInt8(ascii: " "))
-                bytes += (entry.inputs ?? "-").utf8
-                bytes.append(UInt8(ascii: " "))
-                bytes += path.utf8
-                bytes.append(UInt8(ascii: "\n"))
+                appendLine(path: path, entry: entry, to: &bytes)
             }
             return bytes
         }
         for part in parts { data.append(contentsOf: part) }
         return data
+    }
+
+    /// What a marker starts with: its heading and its format (``OutputMarker/formatLine``).
+    static let markerStart = markerHeading + OutputMarker.formatLine + "\n"
+
+    /// Appends the marker's line for `path`: `<sha256> <stamp> <inputs> <path>`, `-` for a
+    /// missing field.
+    static func appendLine(path: String, entry: RecordedFile, to bytes: inout [UInt8]) {
+        bytes += entry.sha256.utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += (entry.stamp ?? "-").utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += (entry.inputs ?? "-").utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += path.utf8
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// A build record as the record file holds it.
@@ -303,64 +317,9 @@ public enum OutputWriter {
         return try encoder.encode(record)
     }
 
-    /// The marker's second line, naming its format: `<sha256> <stamp> <inputs> <path>` lines.
-    /// A marker without it (an earlier `locker`) has `<sha256> <stamp> <path>` lines.
-    private static let markerFormat = "format 2\n"
-
     /// The files a marker lists, by path.
     static func record(in data: Data) -> [String: RecordedFile] {
-        var files: [String: RecordedFile] = [:]
-        let bytes = [UInt8](data)
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).dropFirst()[...]
-        let fields: Int
-        if let format = lines.first, format.elementsEqual(markerFormat.utf8.dropLast()) {
-            lines = lines.dropFirst()
-            fields = 4
-        } else {
-            fields = 3
-        }
-        files.reserveCapacity(lines.count)
-        @Sendable func text(_ field: ArraySlice<UInt8>) -> String? {
-            field.elementsEqual([UInt8(ascii: "-")]) ? nil : String(decoding: field, as: UTF8.self)
-        }
-        // The lines are read on every core, a run each; a later line of a path wins, as before.
-        let all = Array(lines)
-        let read = Compiler.parallelMap(Compiler.runs(of: all.count, length: 2048)) { run in
-            all[run].compactMap { line -> (String, RecordedFile)? in
-                let parts = line.split(separator: 0x20, maxSplits: fields - 1, omittingEmptySubsequences: false)
-                guard parts.count == fields else { return nil }
-                return (
-                    String(decoding: parts[fields - 1], as: UTF8.self),
-                    RecordedFile(
-                        sha256: String(decoding: parts[0], as: UTF8.self), stamp: text(parts[1]),
-                        inputs: fields == 4 ? text(parts[2]) : nil)
-                )
-            }
-        }
-        for entries in read {
-            for (path, file) in entries { files[path] = file }
-        }
-        return files
-    }
-
-    /// The previous build's entry for `path` when the file in `output` is still the one that build
-    /// wrote (same size, inode and modification time); what both writers keep files by.
-    static func intact(_ path: String, in previousFiles: [String: RecordedFile], output: URL) -> RecordedFile? {
-        guard let previous = previousFiles[path], let recorded = previous.stamp,
-            hasStamp(recorded, at: output.path + "/" + path, in: AT_FDCWD)
-        else { return nil }
-        return previous
-    }
-
-    /// Whether `path`, relative to the folder open as `folder` (or absolute, with `AT_FDCWD`), is
-    /// a regular file with the stamp `recorded` (``VaultScanner/contentStamp(of:)``), compared
-    /// without making the stamp's text.
-    static func hasStamp(_ recorded: String, at path: String, in folder: Int32) -> Bool {
-        var status = stat()
-        guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            return false
-        }
-        return FileStamp(status).hasContentText(recorded)
+        OutputMarker(data).files
     }
 
     /// Every folder that holds one of `paths`, at any depth (not the root).

@@ -69,37 +69,41 @@ struct FileStamp: Hashable, Sendable {
     /// every file of a build.
     func hasContentText(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { expected in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer in
-                var count = 0
-                func put(_ byte: UInt8) {
-                    buffer[count] = byte
-                    count += 1
-                }
-                func put(_ value: UInt64, negative: Bool = false) {
-                    if negative { put(UInt8(ascii: "-")) }
-                    let start = count
-                    var rest = value
-                    repeat {
-                        put(UInt8(ascii: "0") + UInt8(rest % 10))
-                        rest /= 10
-                    } while rest > 0
-                    var (low, high) = (start, count - 1)
-                    while low < high {
-                        buffer.swapAt(low, high)
-                        (low, high) = (low + 1, high - 1)
-                    }
-                }
-                put(size.magnitude, negative: size < 0)
-                put(UInt8(ascii: ":"))
-                put(inode)
-                put(UInt8(ascii: ":"))
-                put(modifiedSeconds.magnitude, negative: modifiedSeconds < 0)
-                put(UInt8(ascii: "."))
-                put(modifiedNanoseconds.magnitude, negative: modifiedNanoseconds < 0)
-                let written = UnsafeBufferPointer(rebasing: buffer[..<count])
-                return count == expected.count && written.elementsEqual(expected)
+        return text.withUTF8 { hasContentText(bytes: $0) }
+    }
+
+    /// Whether ``contentText`` is the UTF-8 text `expected` (a field of the output's marker, read
+    /// in place).
+    func hasContentText(bytes expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
             }
+            func put(_ value: UInt64, negative: Bool = false) {
+                if negative { put(UInt8(ascii: "-")) }
+                let start = count
+                var rest = value
+                repeat {
+                    put(UInt8(ascii: "0") + UInt8(rest % 10))
+                    rest /= 10
+                } while rest > 0
+                var (low, high) = (start, count - 1)
+                while low < high {
+                    buffer.swapAt(low, high)
+                    (low, high) = (low + 1, high - 1)
+                }
+            }
+            put(size.magnitude, negative: size < 0)
+            put(UInt8(ascii: ":"))
+            put(inode)
+            put(UInt8(ascii: ":"))
+            put(modifiedSeconds.magnitude, negative: modifiedSeconds < 0)
+            put(UInt8(ascii: "."))
+            put(modifiedNanoseconds.magnitude, negative: modifiedNanoseconds < 0)
+            let written = UnsafeBufferPointer(rebasing: buffer[..<count])
+            return count == expected.count && written.elementsEqual(expected)
         }
     }
 }

@@ -1,0 +1,270 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files a build's marker lists (``OutputWriter/RecordedFile`` by path), read in place.
+///
+/// One pass over the marker's bytes finds its lines and puts their paths in a table; an entry's
+/// strings are made only when it is asked for, and a line the next build keeps as it is goes into
+/// the next marker as the same bytes (``OutputLedger``). A rebuild of one note of a 10,000-note
+/// vault looks up each of its 20,000 output files once: a dictionary of strings made for them
+/// cost more than the rest of its commit.
+struct OutputMarker: Sendable {
+    /// Where a line's fields are in ``bytes``: `<sha256> <stamp> <inputs> <path>` (`<inputs>`
+    /// empty in a marker of an earlier `locker`, which had none).
+    fileprivate struct Line: Sendable {
+        var start: Int32
+        var stamp: Int32
+        var inputs: Int32
+        var path: Int32
+        /// Where the line ends, before its newline.
+        var end: Int32
+    }
+
+    private let bytes: [UInt8]
+    private let lines: [Line]
+    /// Open addressing over ``lines`` by path: a line's place plus one, 0 for an empty slot.
+    private let table: [Int32]
+    /// Whether the lines have inputs (`format 2`): a line of an earlier marker is written anew.
+    let hasInputs: Bool
+    /// Whether the paths come in byte order, as ``OutputWriter/markerText(_:)`` writes them.
+    let isSorted: Bool
+
+    /// A marker that lists nothing (a first build).
+    static let empty = OutputMarker(Data())
+
+    /// The marker's second line, naming its format: `<sha256> <stamp> <inputs> <path>` lines.
+    /// A marker without it (an earlier `locker`) has `<sha256> <stamp> <path>` lines.
+    static let formatLine = "format 2"
+
+    /// Reads a marker: its first line is a heading, then maybe ``formatLine``, then a line per
+    /// file. A line with too few fields is passed over; a later line of a path wins.
+    init(_ data: Data) {
+        let bytes = [UInt8](data)
+        var lines: [Line] = []
+        lines.reserveCapacity(bytes.count / 150)
+        let format = Array(Self.formatLine.utf8)
+        var hasInputs = false
+        var lineNumber = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                var end = start
+                while end < buffer.count, buffer[end] != 0x0A { end += 1 }
+                defer {
+                    start = end + 1
+                    lineNumber += 1
+                }
+                if end == start { continue }
+                if lineNumber == 0 { continue }
+                if lineNumber == 1, end - start == format.count,
+                    UnsafeBufferPointer(rebasing: buffer[start..<end]).elementsEqual(format)
+                {
+                    hasInputs = true
+                    continue
+                }
+                // The fields before the path, each ended by a space; the path is the rest.
+                let fields = hasInputs ? 3 : 2
+                var spaces: [Int] = []
+                var cursor = start
+                while spaces.count < fields, cursor < end {
+                    if buffer[cursor] == 0x20 { spaces.append(cursor) }
+                    cursor += 1
+                }
+                guard spaces.count == fields else { continue }
+                let path = spaces[fields - 1] + 1
+                lines.append(
+                    Line(
+                        start: Int32(start), stamp: Int32(spaces[0] + 1),
+                        inputs: Int32(hasInputs ? spaces[1] + 1 : path),
+                        path: Int32(path), end: Int32(end)))
+            }
+        }
+        // The table, twice as large as the lines at least; a later line of a path replaces the
+        // earlier one where that stood.
+        var size = 16
+        while size < lines.count * 2 { size *= 2 }
+        var table = [Int32](repeating: 0, count: size)
+        var sorted = true
+        var kept: [Line] = []
+        kept.reserveCapacity(lines.count)
+        bytes.withUnsafeBufferPointer { buffer in
+            func path(_ line: Line) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)])
+            }
+            for line in lines {
+                let key = path(line)
+                var slot = Self.hash(key) & (size - 1)
+                while true {
+                    let taken = Int(table[slot])
+                    if taken == 0 {
+                        if let last = kept.last, !Self.precedes(path(last), key) { sorted = false }
+                        kept.append(line)
+                        table[slot] = Int32(kept.count)
+                        break
+                    }
+                    if path(kept[taken - 1]).elementsEqual(key) {
+                        kept[taken - 1] = line
+                        sorted = false
+                        break
+                    }
+                    slot = (slot + 1) & (size - 1)
+                }
+            }
+        }
+        self.bytes = bytes
+        self.lines = kept
+        self.table = table
+        self.hasInputs = hasInputs
+        self.isSorted = sorted
+    }
+
+    /// How many files it lists.
+    var count: Int { lines.count }
+
+    /// How long the marker is, in bytes.
+    var byteCount: Int { bytes.count }
+
+    /// The place of `path`'s line, if the marker lists it.
+    func index(of path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { index(ofBytes: $0) }
+    }
+
+    private func index(ofBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var slot = Self.hash(key) & (table.count - 1)
+            while true {
+                let taken = Int(table[slot])
+                if taken == 0 { return nil }
+                let line = lines[taken - 1]
+                if UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).elementsEqual(key) {
+                    return taken - 1
+                }
+                slot = (slot + 1) & (table.count - 1)
+            }
+        }
+    }
+
+    /// The entry of `path`, if the marker lists it.
+    subscript(path: String) -> OutputWriter.RecordedFile? {
+        index(of: path).map(entry(at:))
+    }
+
+    /// The entry of the line at `index`.
+    func entry(at index: Int) -> OutputWriter.RecordedFile {
+        let line = lines[index]
+        func text(_ from: Int32, _ to: Int32) -> String? {
+            let field = bytes[Int(from)..<Int(to)]
+            return field.elementsEqual([UInt8(ascii: "-")]) ? nil : String(decoding: field, as: UTF8.self)
+        }
+        return OutputWriter.RecordedFile(
+            sha256: String(decoding: bytes[Int(line.start)..<Int(line.stamp - 1)], as: UTF8.self),
+            stamp: text(line.stamp, line.inputs - 1),
+            inputs: hasInputs ? text(line.inputs, line.path - 1) : nil)
+    }
+
+    /// The path of the line at `index`.
+    func path(at index: Int) -> String {
+        let line = lines[index]
+        return String(decoding: bytes[Int(line.path)..<Int(line.end)], as: UTF8.self)
+    }
+
+    /// Every path it lists, in its order.
+    var paths: [String] { lines.indices.map(path(at:)) }
+
+    /// Every file it lists, by path.
+    var files: [String: OutputWriter.RecordedFile] {
+        Dictionary(lines.indices.map { (path(at: $0), entry(at: $0)) }, uniquingKeysWith: { _, later in later })
+    }
+
+    /// Whether the line at `index` records `sha256`.
+    func hasSHA256(_ sha256: String, at index: Int) -> Bool {
+        let line = lines[index]
+        return bytes[Int(line.start)..<Int(line.stamp - 1)].elementsEqual(sha256.utf8)
+    }
+
+    /// Whether the line at `index` records `inputs` (nil: none).
+    func hasInputs(_ inputs: String?, at index: Int) -> Bool {
+        let line = lines[index]
+        let field = hasInputs ? bytes[Int(line.inputs)..<Int(line.path - 1)] : [UInt8(ascii: "-")][...]
+        return field.elementsEqual((inputs ?? "-").utf8)
+    }
+
+    /// Whether the file of the line at `index`, under the folder open as `folder` (or under
+    /// `prefix`, an absolute folder path ending in `/`, with `AT_FDCWD`), is a regular file with
+    /// the recorded stamp: the one the build wrote. No string is made for it.
+    func hasStamp(at index: Int, in folder: Int32, under prefix: String = "") -> Bool {
+        let line = lines[index]
+        let stampEnd = Int(line.inputs) - 1
+        guard stampEnd > Int(line.stamp), !(stampEnd - Int(line.stamp) == 1 && bytes[Int(line.stamp)] == 0x2D) else {
+            return false
+        }
+        let prefixCount = prefix.utf8.count
+        let pathCount = Int(line.end - line.path)
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefixCount + pathCount + 1) { name in
+            var offset = 0
+            for byte in prefix.utf8 {
+                name[offset] = CChar(bitPattern: byte)
+                offset += 1
+            }
+            for byte in bytes[Int(line.path)..<Int(line.end)] {
+                // A path with a zero byte names no file the build wrote.
+                guard byte != 0 else { return false }
+                name[offset] = CChar(bitPattern: byte)
+                offset += 1
+            }
+            name[offset] = 0
+            var status = stat()
+            guard let base = name.baseAddress, fstatat(folder, base, &status, AT_SYMLINK_NOFOLLOW) == 0,
+                status.st_mode & S_IFMT == S_IFREG
+            else { return false }
+            return bytes.withUnsafeBufferPointer { buffer in
+                FileStamp(status).hasContentText(
+                    bytes: UnsafeBufferPointer(rebasing: buffer[Int(line.stamp)..<stampEnd]))
+            }
+        }
+    }
+
+    /// The line at `index` as it stands in the marker, without its newline: what the next
+    /// marker holds for a file kept as it is. Only for a marker with inputs.
+    func lineBytes(at index: Int) -> ArraySlice<UInt8> {
+        let line = lines[index]
+        return bytes[Int(line.start)..<Int(line.end)]
+    }
+
+    /// Whether the path of the line at `index` comes before `path` in byte order.
+    func path(at index: Int, precedes path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { key in
+            bytes.withUnsafeBufferPointer { buffer in
+                let line = lines[index]
+                return Self.precedes(UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]), key)
+            }
+        }
+    }
+
+    /// Calls `body` with the path of each line, as bytes, and its place.
+    func forEachPath(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        bytes.withUnsafeBufferPointer { buffer in
+            for (index, line) in lines.enumerated() {
+                body(UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]), index)
+            }
+        }
+    }
+
+    private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(key))
+        return hasher.finalize() & Int.max
+    }
+
+    /// Byte order, as `String.utf8Precedes` compares: a prefix comes first.
+    private static func precedes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        lhs.lexicographicallyPrecedes(rhs)
+    }
+}

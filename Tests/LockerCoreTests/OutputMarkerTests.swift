@@ -1,0 +1,158 @@
+import Foundation
+import LockerKit
+import LockerTestSupport
+import Testing
+
+@testable import LockerCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The previous build's marker read in place, and the next marker made from its lines.
+@Suite struct OutputMarkerTests {
+    typealias Recorded = OutputWriter.RecordedFile
+
+    @Test func aMarkerIsReadInPlace() {
+        let text =
+            "heading\nformat 2\nabc 1:2:3.4 fed guides/a b/index.html\nshort line\ndef - - x.json\n\n"
+            + "0a1 5:6:7.8 - z/last.json"
+        let marker = OutputMarker(Data(text.utf8))
+        #expect(marker.count == 3)
+        #expect(marker.hasInputs)
+        #expect(marker.isSorted)
+        #expect(marker.index(of: "guides/a b/index.html") == 0)
+        #expect(marker["guides/a b/index.html"] == Recorded(sha256: "abc", stamp: "1:2:3.4", inputs: "fed"))
+        #expect(marker["x.json"] == Recorded(sha256: "def", stamp: nil, inputs: nil))
+        // The last line has no newline.
+        #expect(marker["z/last.json"] == Recorded(sha256: "0a1", stamp: "5:6:7.8", inputs: nil))
+        #expect(marker["short line"] == nil)
+        #expect(marker.index(of: "guides/a b") == nil)
+        #expect(marker.index(of: "") == nil)
+        #expect(marker.hasSHA256("abc", at: 0) && !marker.hasSHA256("ab", at: 0) && !marker.hasSHA256("abcd", at: 0))
+        #expect(marker.hasInputs("fed", at: 0) && !marker.hasInputs(nil, at: 0) && !marker.hasInputs("fe", at: 0))
+        #expect(marker.hasInputs(nil, at: 1) && !marker.hasInputs("-x", at: 1))
+        #expect(String(decoding: marker.lineBytes(at: 2), as: UTF8.self) == "0a1 5:6:7.8 - z/last.json")
+        #expect(marker.paths == ["guides/a b/index.html", "x.json", "z/last.json"])
+        #expect(OutputMarker.empty.count == 0 && OutputMarker.empty.index(of: "x.json") == nil)
+    }
+
+    @Test func aLaterLineOfAPathWinsAndLinesOutOfOrderAreNoticed() {
+        let repeated = OutputMarker(Data("h\nformat 2\na 1 - x.json\nb 2 - y.json\nc 3 - x.json\n".utf8))
+        #expect(repeated.count == 2)
+        #expect(repeated["x.json"]?.sha256 == "c")
+        #expect(!repeated.isSorted)
+        let unsorted = OutputMarker(Data("h\nformat 2\na 1 - y.json\nb 2 - x.json\n".utf8))
+        #expect(unsorted.count == 2 && !unsorted.isSorted)
+        // An earlier locker's marker: no format line, no inputs.
+        let earlier = OutputMarker(Data("h\nabc 1:2:3 guides/a b/index.html\n".utf8))
+        #expect(!earlier.hasInputs)
+        #expect(earlier["guides/a b/index.html"] == Recorded(sha256: "abc", stamp: "1:2:3", inputs: nil))
+        #expect(earlier.hasInputs(nil, at: 0))
+    }
+
+    /// Many paths, so that the table's probing wraps and fills: each is found, none invented.
+    @Test func everyPathOfALargeMarkerIsFound() {
+        let paths = (0..<5000).map { "site/guides/note-\($0)/index.html" }.sorted { $0.utf8Precedes($1) }
+        var files: [String: Recorded] = [:]
+        for (offset, path) in paths.enumerated() {
+            files[path] = Recorded(sha256: "\(offset)", stamp: "-", inputs: nil)
+        }
+        let marker = OutputMarker(OutputWriter.markerText(files))
+        #expect(marker.count == 5000 && marker.isSorted)
+        for (offset, path) in paths.enumerated() {
+            #expect(marker.index(of: path) == offset)
+            #expect(marker.index(of: path + "x") == nil)
+        }
+    }
+
+    @Test func aFileHasTheStampTheMarkerRecordsUntilItChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("a b"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stamp = try #require(try OutputWriter.writeFile(Data("one".utf8), to: folder.path + "/a b/file.json"))
+        let text = "h\nformat 2\nabc \(stamp) - a b/file.json\nabc - - missing.json\nabc \(stamp) - a b\n"
+        let marker = OutputMarker(Data(text.utf8))
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(marker.hasStamp(at: 0, in: descriptor))
+        #expect(marker.hasStamp(at: 0, in: AT_FDCWD, under: folder.path + "/"))
+        // No stamp recorded; a folder, not a file.
+        #expect(!marker.hasStamp(at: 1, in: descriptor))
+        #expect(!marker.hasStamp(at: 2, in: descriptor))
+        try Data("two!".utf8).write(to: folder.appendingPathComponent("a b/file.json"))
+        #expect(!marker.hasStamp(at: 0, in: descriptor))
+        // A zero byte in a path names no file.
+        let zero = OutputMarker(Data("h\nformat 2\nabc \(stamp) - a b/file.json\0x\n".utf8))
+        #expect(zero.count == 1 && !zero.hasStamp(at: 0, in: descriptor))
+    }
+
+    /// The ledger's marker, made from the previous marker's lines, is the one
+    /// ``OutputWriter/markerText(_:)`` writes for the same files; its removals and twins are
+    /// those of the files it no longer has. Random builds over random previous builds, with a
+    /// previous marker of this locker and of an earlier one.
+    @Test(arguments: 0..<6) func theLedgersMarkerIsTheOneWrittenWhole(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let names = ["a", "B", "b", "guide", "Guide", "gúide", "z z", "x.json", "index.html"]
+        func path() -> String {
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in names.randomElement(using: &random) ?? "a" }
+                .joined(separator: "/") + "-\(Int.random(in: 0..<40, using: &random))"
+        }
+        func entry() -> Recorded {
+            Recorded(
+                sha256: String(Int.random(in: 0..<4, using: &random)),
+                stamp: Bool.random(using: &random) ? "\(Int.random(in: 1..<9, using: &random)):1:2.3" : nil,
+                inputs: Bool.random(using: &random) ? String(Int.random(in: 0..<3, using: &random)) : nil)
+        }
+        var previousFiles: [String: Recorded] = [:]
+        for _ in 0..<Int.random(in: 0..<120, using: &random) { previousFiles[path()] = entry() }
+        let earlier = seed % 3 == 2
+        let previousText =
+            earlier
+            ? Data(
+                ("h\n" + previousFiles.map { "\($0.value.sha256) \($0.value.stamp ?? "-") \($0.key)\n" }.joined()).utf8)
+            : OutputWriter.markerText(previousFiles)
+        let previous = OutputMarker(previousText)
+        if earlier {
+            previousFiles = previousFiles.mapValues { Recorded(sha256: $0.sha256, stamp: $0.stamp, inputs: nil) }
+        }
+
+        let ledger = OutputLedger(previous: previous)
+        var expected: [String: Recorded] = [:]
+        for (path, file) in previousFiles.sorted(by: { $0.key < $1.key }) {
+            let line = previous.index(of: path) ?? -1
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                // Kept, made from the same inputs or other ones.
+                let inputs = Bool.random(using: &random) ? file.inputs : String(Int.random(in: 0..<3, using: &random))
+                ledger.kept(line: line, path: path, inputs: inputs, reused: Bool.random(using: &random))
+                expected[path] = Recorded(sha256: file.sha256, stamp: file.stamp, inputs: inputs)
+            case 1:
+                let written = entry()
+                ledger.wrote(path, written)
+                expected[path] = written
+            default:
+                break  // removed
+            }
+        }
+        for _ in 0..<Int.random(in: 0..<30, using: &random) {
+            let new = path()
+            if previousFiles[new] != nil { continue }
+            let written = entry()
+            ledger.wrote(new, written)
+            expected[new] = written
+        }
+        let closing = ledger.closing()
+        #expect(
+            String(decoding: closing.marker, as: UTF8.self)
+                == String(decoding: OutputWriter.markerText(expected), as: UTF8.self))
+        let removals = previousFiles.keys.filter { expected[$0] == nil }
+        #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
+        #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
+        #expect(OutputWriter.record(in: closing.marker) == expected)
+    }
+}
