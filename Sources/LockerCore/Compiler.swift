@@ -114,13 +114,13 @@ public struct Compiler: Sendable {
     ///   in between is built as it was then, or read as it is now under its earlier stamp;
     ///   either way the next fingerprint and build see the new stamp.
     public func compile(into sink: some OutputSink, taking fingerprint: BuildFingerprint? = nil) throws -> Compilation {
-        try compile(into: sink, usingRecord: true, stamps: fingerprint?.stamps ?? [:])
+        try compile(into: sink, usingRecord: true, stamps: fingerprint?.stamps ?? [:], walk: fingerprint?.walk)
     }
 
     /// Compiles into `sink`, keeping guides from the previous build's ``NoteRecord`` when
     /// `usingRecord` and the sink has one that holds for this build.
     private func compile(
-        into sink: some OutputSink, usingRecord: Bool, stamps: [String: FileStamp]
+        into sink: some OutputSink, usingRecord: Bool, stamps: [String: FileStamp], walk: VaultWalk? = nil
     ) throws -> Compilation {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -159,7 +159,9 @@ public struct Compiler: Sendable {
         // Scan.
         let scanner = VaultScanner(
             root: vault, config: config, skipping: skipping.map { $0.standardizedFileURL.path })
-        let listing = try scanner.scan()
+        // The files the fingerprint's walk found, when it was taken for this build: the folders
+        // are not read again.
+        let listing = try walk.flatMap(scanner.listing(of:)) ?? scanner.scan()
         diagnostics += listing.diagnostics
 
         // What the previous build recorded of each note, when it holds for this one: the
@@ -223,7 +225,7 @@ public struct Compiler: Sendable {
         // are read after all, by compiling again without the record.
         let keeping = previous.map { $0.linkSurface == linkSurface?.sha256 && $0.notes.count == notes.count } ?? false
         if previous != nil, !keeping, notes.contains(where: \.isHollow) {
-            return try compile(into: sink, usingRecord: false, stamps: stamps)
+            return try compile(into: sink, usingRecord: false, stamps: stamps, walk: walk)
         }
         // Each note's content hash by its place, what built results are traced and kept by.
         let currentHashes = cache != nil || recording ? noteHashes : []

@@ -114,16 +114,22 @@ import Testing
         let scanner = VaultScanner(
             root: vault.root, config: VaultConfig.parse("exclude: [drafts]\n").0,
             skipping: [vault.root.appendingPathComponent("build").standardizedFileURL.path])
-        let listing = try scanner.scan()
-        #expect(listing.notes.map(\.path) == ["a.md", "guides/deep/b.md", "guides/й.md", "linked.md"])
-        #expect(listing.assets.map(\.path) == ["guides/photo.png"])
-        #expect(listing.diagnostics.map(\.file) == ["secret.md"])
-        #expect(listing.diagnostics.map(\.code) == [.fileOutsideVault])
-        let decomposed = try #require(listing.notes.first { $0.path == "guides/й.md" })
-        #expect(fileManager.fileExists(atPath: decomposed.absolutePath), "the file is read from its name on disk")
-        // The same key the fingerprint's walk gives its stamp, so a build takes that stamp.
-        let walk = VaultScanner.walk(root: vault.root, skipping: [])
-        #expect(walk.files[decomposed.absolutePath] != nil)
+        // A build that took the fingerprint's walk lists the same files from it.
+        let walk = VaultScanner.walk(root: vault.root, skipping: Set(scanner.skipping))
+        let listings = [try scanner.scan(), try #require(scanner.listing(of: walk))]
+        for listing in listings {
+            #expect(listing.notes.map(\.path) == ["a.md", "guides/deep/b.md", "guides/й.md", "linked.md"])
+            #expect(listing.assets.map(\.path) == ["guides/photo.png"])
+            #expect(listing.diagnostics.map(\.file) == ["secret.md"])
+            #expect(listing.diagnostics.map(\.code) == [.fileOutsideVault])
+            let decomposed = try #require(listing.notes.first { $0.path == "guides/й.md" })
+            #expect(fileManager.fileExists(atPath: decomposed.absolutePath), "the file is read from its name on disk")
+            // The same key the fingerprint's walk gives its stamp, so a build takes that stamp.
+            #expect(walk.files[decomposed.absolutePath] != nil)
+        }
+        #expect(listings[0].notes == listings[1].notes && listings[0].assets == listings[1].assets)
+        // A walk that did not leave out the same folders is not taken.
+        #expect(scanner.listing(of: VaultScanner.walk(root: vault.root, skipping: [])) == nil)
     }
 
     /// ``FileStamp/hasContentText(_:)`` answers as comparing ``FileStamp/contentText`` would, for

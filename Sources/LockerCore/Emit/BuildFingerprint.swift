@@ -24,6 +24,9 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// The vault's folders the walk entered, absolute, the vault's own first: what a watcher
     /// watches (``files(in:skipping:)``). Neither saved nor compared.
     public internal(set) var folders: [String] = []
+    /// The walk's files, which the build it was taken for lists instead of reading the vault's
+    /// folders again (``VaultScanner/listing(of:)``). Neither saved nor compared.
+    var walk: VaultWalk?
 
     private enum CodingKeys: String, CodingKey {
         case hex
@@ -41,6 +44,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(walk.record))
         fingerprint.stamps = walk.files
         fingerprint.folders = walk.folders
+        fingerprint.walk = walk
         return fingerprint
     }
 
@@ -68,6 +72,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         let walk = VaultScanner.walk(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
         stamps = walk.files
+        self.walk = walk
         // The settings as lines, a zero byte (which no line holds), then the vault's files.
         hex = ContentHash.sha256Hex(Array(lines.joined(separator: "\n").utf8) + [0] + walk.record)
     }

@@ -60,15 +60,7 @@ struct VaultScanner: Sendable {
                     break
                 case .link:
                     if config.isExcluded(path) || path == VaultConfig.fileName { continue }
-                    let target = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().standardizedFileURL.path
-                    guard target == rootPath || target.hasPrefix(rootPath + "/") else {
-                        listing.diagnostics.append(
-                            Diagnostic(
-                                .warning, .fileOutsideVault, "symbolic link leads outside the vault; not read",
-                                file: path))
-                        continue
-                    }
-                    guard Self.kind(at: target, following: true) == .file else { continue }
+                    guard Self.readsLink(at: absolute, path: path, rootPath: rootPath, into: &listing) else { continue }
                 case .other, .unknown:
                     continue
                 }
@@ -85,6 +77,48 @@ struct VaultScanner: Sendable {
         listing.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
         listing.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
         return listing
+    }
+
+    /// The listing of the files a walk found (``walk(root:skipping:)``), as ``scan()`` would list
+    /// them: a build that took the walk for its fingerprint need not read the folders again, and
+    /// builds the files the fingerprint stands for. Nil when the walk could not read the vault's
+    /// folder (``scan()`` says why).
+    func listing(of walk: VaultWalk) -> VaultListing? {
+        guard !walk.folders.isEmpty, walk.skipped == Set(skipping) else { return nil }
+        let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
+        var listing = VaultListing()
+        for entry in walk.entries {
+            // An excluded folder excludes every path under it.
+            let path = VaultPath.normalize(entry.relative)
+            if config.isExcluded(path) || path == VaultConfig.fileName { continue }
+            if entry.isLink, !Self.readsLink(at: entry.absolute, path: path, rootPath: rootPath, into: &listing) {
+                continue
+            }
+            let file = VaultFile(path: path, absolutePath: entry.absolute)
+            if VaultPath.isNote(path) {
+                listing.notes.append(file)
+            } else {
+                listing.assets.append(file)
+            }
+        }
+        let (notes, assets) = (listing.notes, listing.assets)
+        listing.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
+        listing.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
+        return listing
+    }
+
+    /// Whether the link at `absolute` is read: it leads to a file inside the vault. One that leads
+    /// outside is warned about.
+    private static func readsLink(at absolute: String, path: String, rootPath: String, into listing: inout VaultListing)
+        -> Bool
+    {
+        let target = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().standardizedFileURL.path
+        guard target == rootPath || target.hasPrefix(rootPath + "/") else {
+            listing.diagnostics.append(
+                Diagnostic(.warning, .fileOutsideVault, "symbolic link leads outside the vault; not read", file: path))
+            return false
+        }
+        return kind(at: target, following: true) == .file
     }
 
     fileprivate enum Kind { case file, folder, link, other, unknown }
@@ -151,6 +185,20 @@ struct VaultWalk: Sendable {
     var files: [String: FileStamp]
     /// The folders it entered, the vault's own first, as absolute paths: what a watcher watches.
     var folders: [String] = []
+    /// The regular files and the links to files it found, in the order found: what a build that
+    /// follows lists (``VaultScanner/listing(of:)``).
+    var entries: [Entry] = []
+    /// The folders it left out, as absolute standardized paths.
+    var skipped: Set<String> = []
+
+    /// A file a walk found.
+    struct Entry: Sendable {
+        /// Relative to the vault, as listed (not normalized).
+        var relative: String
+        var absolute: String
+        /// A symbolic link to a file, not a regular file.
+        var isLink: Bool
+    }
 }
 
 extension VaultScanner {
@@ -194,6 +242,8 @@ extension VaultScanner {
             bytes.reserveCapacity(run.count * 120)
             var stamps: [(Int, FileStamp)] = []
             stamps.reserveCapacity(run.count)
+            var listed: [(Int, Bool)] = []
+            listed.reserveCapacity(run.count)
             for index in run {
                 let (relative, absolute) = files[index]
                 var status = stat()
@@ -210,9 +260,11 @@ extension VaultScanner {
                     var status = stat()
                     guard stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
                     (tag, target) = (.link, FileStamp(status))
+                    listed.append((index, true))
                 case S_IFREG:
                     tag = .regular
                     stamps.append((index, stamp))
+                    listed.append((index, false))
                 default:
                     tag = .other
                 }
@@ -221,14 +273,18 @@ extension VaultScanner {
                 stamp.append(to: &bytes)
                 target?.append(to: &bytes)
             }
-            return (bytes, stamps)
+            return (bytes, stamps, listed)
         }
-        var walk = VaultWalk(record: [], files: [:], folders: folders)
+        var walk = VaultWalk(record: [], files: [:], folders: folders, skipped: skipping)
         walk.record.reserveCapacity(runs.reduce(0) { $0 + $1.0.count })
         walk.files.reserveCapacity(files.count)
-        for (bytes, stamps) in runs {
+        walk.entries.reserveCapacity(files.count)
+        for (bytes, stamps, listed) in runs {
             walk.record += bytes
             for (index, stamp) in stamps { walk.files[files[index].absolute] = stamp }
+            for (index, isLink) in listed {
+                walk.entries.append(.init(relative: files[index].relative, absolute: files[index].absolute, isLink: isLink))
+            }
         }
         return walk
     }
