@@ -28,28 +28,59 @@ struct VaultIndex: Sendable {
     init(notes: [ParsedNote], assets: [String]) {
         self.notes = notes
         self.assets = Set(assets)
-        for (index, note) in notes.enumerated() {
-            // A translation is found by its own name and by the name it shares with the others.
+        /// A note's paths: a translation is found by its own name and by the name it shares with
+        /// the others.
+        @Sendable func paths(_ note: ParsedNote) -> [String] {
             let withoutExtension = VaultPath.removingExtension(note.path)
-            let paths = note.basePath == withoutExtension ? [withoutExtension] : [withoutExtension, note.basePath]
-            for path in paths {
-                notesByPath[path, default: []].append(index)
-                notesByPathLowercased[path.lowercased(), default: []].append(index)
-                let name = VaultPath.fileName(of: path)
-                notesByName[name, default: []].append(index)
-                notesByNameLowercased[name.lowercased(), default: []].append(index)
-            }
-            for alias in note.frontmatter.aliases {
-                notesByAlias[alias.lowercased(), default: []].append(index)
-            }
-            notesByIdentity[NoteIdentity(kind: note.kind, id: note.id), default: []].append(index)
+            return note.basePath == withoutExtension ? [withoutExtension] : [withoutExtension, note.basePath]
         }
-        for asset in assets {
-            assetsByLowercasedPath[asset.lowercased(), default: []].append(asset)
-            let name = VaultPath.fileName(of: asset)
-            assetsByName[name, default: []].append(asset)
-            assetsByLowercasedName[name.lowercased(), default: []].append(asset)
+        // The tables do not depend on each other: half of them built on each of two cores.
+        let halves = Compiler.parallelMap([false, true]) { byName -> VaultIndex in
+            var tables = VaultIndex(notes: [], assets: Set())
+            for (index, note) in notes.enumerated() {
+                for path in paths(note) {
+                    if byName {
+                        let name = VaultPath.fileName(of: path)
+                        tables.notesByName[name, default: []].append(index)
+                        tables.notesByNameLowercased[name.lowercased(), default: []].append(index)
+                    } else {
+                        tables.notesByPath[path, default: []].append(index)
+                        tables.notesByPathLowercased[path.lowercased(), default: []].append(index)
+                    }
+                }
+                if byName {
+                    for alias in note.frontmatter.aliases {
+                        tables.notesByAlias[alias.lowercased(), default: []].append(index)
+                    }
+                } else {
+                    tables.notesByIdentity[NoteIdentity(kind: note.kind, id: note.id), default: []].append(index)
+                }
+            }
+            guard byName else { return tables }
+            for asset in assets {
+                tables.assetsByLowercasedPath[asset.lowercased(), default: []].append(asset)
+                let name = VaultPath.fileName(of: asset)
+                tables.assetsByName[name, default: []].append(asset)
+                tables.assetsByLowercasedName[name.lowercased(), default: []].append(asset)
+            }
+            return tables
         }
+        let (byPath, byName) = (halves[0], halves[1])
+        notesByPath = byPath.notesByPath
+        notesByPathLowercased = byPath.notesByPathLowercased
+        notesByIdentity = byPath.notesByIdentity
+        notesByName = byName.notesByName
+        notesByNameLowercased = byName.notesByNameLowercased
+        notesByAlias = byName.notesByAlias
+        assetsByLowercasedPath = byName.assetsByLowercasedPath
+        assetsByName = byName.assetsByName
+        assetsByLowercasedName = byName.assetsByLowercasedName
+    }
+
+    /// Empty tables over `notes`: what each half of ``init(notes:assets:)`` fills.
+    private init(notes: [ParsedNote], assets: Set<String>) {
+        self.notes = notes
+        self.assets = assets
     }
 
     /// The same tables over new versions of the same notes: valid when every note keeps its
