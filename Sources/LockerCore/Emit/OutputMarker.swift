@@ -44,7 +44,11 @@ struct OutputMarker: Sendable {
     /// Reads a marker: its first line is a heading, then maybe ``formatLine``, then a line per
     /// file. A line with too few fields is passed over; a later line of a path wins.
     init(_ data: Data) {
-        let bytes = [UInt8](data)
+        self.init(bytes: data.withUnsafeBytes { Array($0) })
+    }
+
+    /// Reads a marker from its bytes (see ``init(_:)``).
+    init(bytes: [UInt8]) {
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 150)
         let format = Array(Self.formatLine.utf8)
@@ -52,9 +56,12 @@ struct OutputMarker: Sendable {
         var lineNumber = 0
         bytes.withUnsafeBufferPointer { buffer in
             var start = 0
+            guard let base = buffer.baseAddress else { return }
             while start < buffer.count {
-                var end = start
-                while end < buffer.count, buffer[end] != 0x0A { end += 1 }
+                let end =
+                    memchr(base + start, 0x0A, buffer.count - start).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? buffer.count
                 defer {
                     start = end + 1
                     lineNumber += 1

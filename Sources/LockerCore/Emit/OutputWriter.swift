@@ -49,9 +49,9 @@ public enum OutputWriter {
         guard !FileManager.default.fileExists(atPath: output.appendingPathComponent(Journal.file).path),
             let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),
             let record = try? JSONDecoder().decode(BuildRecord.self, from: data), record.fingerprint == fingerprint,
-            let markerData = FileManager.default.contents(atPath: output.appendingPathComponent(marker).path)
+            let markerBytes = try? FileBytes.contents(of: output.appendingPathComponent(marker).path)
         else { return nil }
-        let files = OutputMarker(markerData)
+        let files = OutputMarker(bytes: markerBytes)
         let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return nil }
         defer { close(folder) }
@@ -129,7 +129,7 @@ public enum OutputWriter {
                 "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)"
             )
         }
-        return fileManager.contents(atPath: markerPath).map(OutputMarker.init) ?? .empty
+        return (try? FileBytes.contents(of: markerPath)).map { OutputMarker(bytes: $0) } ?? .empty
     }
 
     /// Replaces the output folder with these files.
