@@ -452,6 +452,13 @@ public struct Compiler: Sendable {
                     sha256: currentHashes[noteIndex])
                 if note.kind == .guide, let (indexEntry, file) = guides[note.path] {
                     let result = built[noteIndex]
+                    // A guide kept unread, with the bundle file it had: the record's own, as it was.
+                    if case .kept(let kept)? = result.document, file.sha256 == kept.bundleSHA256,
+                        file.size == kept.bundleSize
+                    {
+                        entry.guide = kept.guide
+                        return entry
+                    }
                     entry.guide = NoteRecord.KeptGuide(
                         id: note.id, idPosition: note.idPosition, locale: note.locale,
                         explicitLocale: note.explicitLocale, aliases: note.frontmatter.aliases, basePath: note.basePath,
@@ -464,7 +471,7 @@ public struct Compiler: Sendable {
             }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256, notes: entries)
-            try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded))
+            try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
         }
         return compilation
     }

@@ -227,6 +227,16 @@ import Testing
         // Every shorter prefix, and the whole with a byte more, is refused, never read past its end.
         for length in 0..<bytes.count { #expect(NoteRecord(bytes: Array(bytes.prefix(length))) == nil) }
         #expect(NoteRecord(bytes: bytes + [0]) == nil)
+        // Written again over the record it was read from: a guide that is its own (kept unread)
+        // goes in as the bytes it was read from, another as it is now.
+        #expect([UInt8](read.encoded(reusing: read)) == bytes)
+        var changed = read
+        changed.notes[0].stamp = nil
+        #expect([UInt8](changed.encoded(reusing: read)) == [UInt8](changed.encoded))
+        changed.notes[0].guide = keptGuide(reads: [1])
+        let rewritten = try #require(NoteRecord(bytes: [UInt8](changed.encoded(reusing: read))))
+        #expect(rewritten.notes[0].guide?.reads == [1] && rewritten.notes[0].stamp == nil)
+        #expect([UInt8](changed.encoded(reusing: read)) == [UInt8](changed.encoded))
         // A guide that read a note the record does not have (a place past the end, or before it).
         for place in [2, -1] {
             var wrong = record

@@ -12,6 +12,8 @@ final class KeptDocument: Sendable {
     let indexEntry: ContentIndex.Entry
     let bundleSHA256: String
     let bundleSize: Int
+    /// What the record kept of the guide: the next record keeps it as it is.
+    let guide: NoteRecord.KeptGuide
     private let build: @Sendable () throws -> Document
 
     init(
@@ -23,6 +25,7 @@ final class KeptDocument: Sendable {
         indexEntry = guide.entry
         bundleSHA256 = guide.bundleSHA256
         bundleSize = guide.bundleSize
+        self.guide = guide
         self.build = build
     }
 

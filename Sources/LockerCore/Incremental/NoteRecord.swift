@@ -31,6 +31,10 @@ struct NoteRecord: Sendable {
     var linkSurface: String
     /// Every note, in the order of the vault's notes.
     var notes: [Entry]
+    /// The bytes it was read from (after ``format``), and where each note's guide is in them:
+    /// a guide kept as it is goes into the next record as the same bytes.
+    private var source: [UInt8] = []
+    private var guideBytes: [Range<Int>?] = []
 
     struct Entry: Sendable {
         var path: String
@@ -95,7 +99,11 @@ struct NoteRecord: Sendable {
 
     /// The record's bytes: the notes' entries are written on every core, a run of notes each,
     /// one after the other.
-    var encoded: Data {
+    var encoded: Data { encoded(reusing: nil) }
+
+    /// The record's bytes, with each guide that is `previous`'s own at the same place (the same
+    /// object: kept from it unread) copied from the bytes it was read from.
+    func encoded(reusing previous: NoteRecord?) -> Data {
         var writer = RecordWriter()
         writer.write(program)
         writer.write(config)
@@ -104,16 +112,17 @@ struct NoteRecord: Sendable {
         let notes = self.notes
         var data = Data(Self.format.utf8)
         data.append(contentsOf: writer.bytes)
-        for bytes in Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024), { Self.encoded(notes[$0]) }) {
-            data.append(contentsOf: bytes)
+        let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024)) { run in
+            Self.encoded(notes[run], previous: previous)
         }
+        for bytes in runs { data.append(contentsOf: bytes) }
         return data
     }
 
     /// The entries of some notes, in order.
-    private static func encoded(_ notes: ArraySlice<Entry>) -> [UInt8] {
+    private static func encoded(_ notes: ArraySlice<Entry>, previous: NoteRecord?) -> [UInt8] {
         var writer = RecordWriter()
-        for note in notes {
+        for (place, note) in zip(notes.indices, notes) {
             writer.write(note.path)
             writer.write(note.sha256)
             writer.write(note.stamp != nil)
@@ -127,6 +136,12 @@ struct NoteRecord: Sendable {
             }
             writer.write(note.guide != nil)
             guard let guide = note.guide else { continue }
+            if let previous, place < previous.notes.count, previous.notes[place].guide === guide,
+                place < previous.guideBytes.count, let range = previous.guideBytes[place]
+            {
+                writer.append(previous.source[range])
+                continue
+            }
             writer.write(guide.id)
             writer.write(guide.idPosition)
             writer.write(guide.locale)
@@ -174,6 +189,7 @@ struct NoteRecord: Sendable {
             notes = []
             let count = try reader.count()
             for _ in 0..<count {
+                var guideStart: Int?
                 var entry = Entry(path: try reader.string(), sha256: try reader.string())
                 if try reader.bool() {
                     entry.stamp = FileStamp(
@@ -182,6 +198,7 @@ struct NoteRecord: Sendable {
                         changedSeconds: try reader.int64(), changedNanoseconds: try reader.int64())
                 }
                 if try reader.bool() {
+                    guideStart = reader.bytesRead
                     entry.guide = KeptGuide(
                         id: try reader.string(), idPosition: try reader.position(), locale: try reader.string(),
                         explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(),
@@ -201,7 +218,9 @@ struct NoteRecord: Sendable {
                         bundleSHA256: try reader.string(), bundleSize: try reader.int())
                 }
                 notes.append(entry)
+                guideBytes.append(guideStart.map { $0..<reader.bytesRead })
             }
+            source = reader.source
             // Every place a guide read is one of the record's notes.
             let places = notes.indices
             guard reader.atEnd, notes.allSatisfy({ $0.guide?.reads.allSatisfy(places.contains) ?? true }) else {

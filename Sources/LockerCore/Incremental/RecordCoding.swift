@@ -26,6 +26,9 @@ struct RecordWriter {
 
     mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
+    /// Appends bytes a writer of this format wrote.
+    mutating func append(_ written: ArraySlice<UInt8>) { bytes += written }
+
     mutating func write(_ text: String) {
         let utf8 = text.utf8
         write(UInt64(utf8.count))
@@ -66,6 +69,12 @@ struct RecordReader {
 
     /// Whether every byte has been read.
     var atEnd: Bool { offset == bytes.count }
+
+    /// How many bytes have been read.
+    var bytesRead: Int { offset }
+
+    /// The bytes read.
+    var source: [UInt8] { bytes }
 
     mutating func unsigned() throws -> UInt64 {
         var value: UInt64 = 0
