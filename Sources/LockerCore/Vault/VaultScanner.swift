@@ -21,6 +21,22 @@ struct VaultListing: Sendable {
     var notes: [VaultFile] = []
     var assets: [VaultFile] = []
     var diagnostics: [Diagnostic] = []
+
+    /// Lists a file as a note or an asset, by its name.
+    fileprivate mutating func add(_ file: VaultFile) {
+        if VaultPath.isNote(file.path) {
+            notes.append(file)
+        } else {
+            assets.append(file)
+        }
+    }
+
+    /// Puts the notes and the assets in byte order of their paths.
+    fileprivate mutating func sort() {
+        let (notes, assets) = (self.notes, self.assets)
+        self.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
+        self.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
+    }
 }
 
 /// Walks a vault folder.
@@ -65,17 +81,10 @@ struct VaultScanner: Sendable {
                     continue
                 }
                 if config.isExcluded(path) || path == VaultConfig.fileName { continue }
-                let file = VaultFile(path: path, absolutePath: absolute)
-                if VaultPath.isNote(path) {
-                    listing.notes.append(file)
-                } else {
-                    listing.assets.append(file)
-                }
+                listing.add(VaultFile(path: path, absolutePath: absolute))
             }
         }
-        let (notes, assets) = (listing.notes, listing.assets)
-        listing.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
-        listing.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
+        listing.sort()
         return listing
     }
 
@@ -94,16 +103,9 @@ struct VaultScanner: Sendable {
             if entry.isLink, !Self.readsLink(at: entry.absolute, path: path, rootPath: rootPath, into: &listing) {
                 continue
             }
-            let file = VaultFile(path: path, absolutePath: entry.absolute)
-            if VaultPath.isNote(path) {
-                listing.notes.append(file)
-            } else {
-                listing.assets.append(file)
-            }
+            listing.add(VaultFile(path: path, absolutePath: entry.absolute))
         }
-        let (notes, assets) = (listing.notes, listing.assets)
-        listing.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
-        listing.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
+        listing.sort()
         return listing
     }
 
