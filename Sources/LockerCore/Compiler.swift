@@ -431,10 +431,12 @@ public struct Compiler: Sendable {
         let documentFiles = sink.recordsInputs ? layout.documentFiles : []
         if sink.recordsInputs, let linkSurface, let program {
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: linkSurface.sha256, program: program, bundleFiles: documentFiles.map(\.sha256))
+                linkSurface: linkSurface.sha256, program: program, bundleFiles: documentFiles.map(\.sha256),
+                previousSite: previous?.pageSite)
         }
-        compilation.sitePageCount = try site.render(
+        let rendered = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+        compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total
 
         // The record the next build keeps guides by.
@@ -470,7 +472,8 @@ public struct Compiler: Sendable {
                 return entry
             }
             let record = NoteRecord(
-                program: program, config: configHash, linkSurface: linkSurface.sha256, notes: entries)
+                program: program, config: configHash, linkSurface: linkSurface.sha256,
+                pageSite: rendered.inputsSite ?? "", notes: entries)
             try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
         }
         return compilation

@@ -63,6 +63,14 @@ import Testing
         let first = try Self.rebuild(vault, output)
         #expect(first.keptGuides == [])
         #expect(first.guides.count == 4)
+        // A guide kept unread stands as a note with its index entry's UUID, which is the one its
+        // kind and ID give.
+        let record = try #require(
+            NoteRecord(bytes: try FileBytes.contents(of: output.appendingPathComponent(NoteRecord.fileName).path)))
+        for entry in record.notes {
+            let guide = try #require(entry.guide)
+            #expect(ParsedNote.hollow(path: entry.path, kept: guide).uuid == ContentIdentity.uuidString(kind: .guide, id: guide.id))
+        }
 
         // Nothing changed: every guide is kept, with the warning it had.
         let unchanged = try Self.rebuild(vault, output)

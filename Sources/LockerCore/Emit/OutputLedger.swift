@@ -46,6 +46,15 @@ final class OutputLedger: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A file of the previous build kept as it is, with the inputs it recorded (its line at
+    /// `line` in the previous marker): a page made from what it was made from.
+    func kept(line: Int, reused: Bool) {
+        lock.lock()
+        keptLines[line] = true
+        if reused { keptCount += 1 }
+        lock.unlock()
+    }
+
     /// The files written anew.
     var written: [String] {
         lock.lock()

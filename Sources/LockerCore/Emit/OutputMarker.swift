@@ -202,6 +202,11 @@ struct OutputMarker: Sendable {
         return field.elementsEqual((inputs ?? "-").utf8)
     }
 
+    /// Whether the line at `index` records inputs (``PageInputs``).
+    func recordsInputs(at index: Int) -> Bool {
+        hasInputs && !self.hasInputs(nil, at: index)
+    }
+
     /// Whether the file of the line at `index`, under the folder open as `folder` (or under
     /// `prefix`, an absolute folder path ending in `/`, with `AT_FDCWD`), is a regular file with
     /// the recorded stamp: the one the build wrote. No string is made for it.

@@ -29,6 +29,12 @@ public protocol OutputSink: Sendable {
     /// the file must be made and written.
     func reuse(_ path: String, inputs: String) throws -> Bool
 
+    /// Takes the file at `path` from the previous build as that build recorded it, inputs and
+    /// all, when it recorded inputs for it and the file is still the one it wrote: for a page the
+    /// caller knows to be made from what the previous build made it from, without working its
+    /// inputs out. False when the page must be made.
+    func reuseAsRecorded(_ path: String) throws -> Bool
+
     /// Takes the file at `path` from the previous build when it has these bytes (by SHA-256) and
     /// is still the file that build wrote, without the bytes at hand; false when it must be written.
     func keep(_ path: String, sha256: String) throws -> Bool
@@ -65,6 +71,8 @@ extension OutputSink {
     public func reuse(_ path: String, inputs: String) throws -> Bool { false }
 
     public func keep(_ path: String, sha256: String) throws -> Bool { false }
+
+    public func reuseAsRecorded(_ path: String) throws -> Bool { false }
 
     public func previousFile(_ path: String) -> [UInt8]? { nil }
 }

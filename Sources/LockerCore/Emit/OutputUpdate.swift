@@ -75,6 +75,12 @@ extension OutputWriter {
             return true
         }
 
+        public func reuseAsRecorded(_ path: String) throws -> Bool {
+            guard let line = intact(path), previousFiles.recordsInputs(at: line) else { return false }
+            ledger.kept(line: line, reused: true)
+            return true
+        }
+
         public func keep(_ path: String, sha256: String) throws -> Bool {
             guard let line = intact(path), previousFiles.hasSHA256(sha256, at: line) else { return false }
             ledger.kept(line: line, path: path, inputs: nil, reused: false)

@@ -198,14 +198,25 @@ public enum OutputWriter {
         }
 
         public func reuse(_ path: String, inputs: String) throws -> Bool {
-            guard let line = intact(path), previousFiles.hasInputs(inputs, at: line) else { return false }
-            let linked = try gate.pass {
+            guard let line = intact(path), previousFiles.hasInputs(inputs, at: line), try linked(path) else {
+                return false
+            }
+            ledger.kept(line: line, path: path, inputs: inputs, reused: true)
+            return true
+        }
+
+        public func reuseAsRecorded(_ path: String) throws -> Bool {
+            guard let line = intact(path), previousFiles.recordsInputs(at: line), try linked(path) else { return false }
+            ledger.kept(line: line, reused: true)
+            return true
+        }
+
+        /// Links the previous build's file at `path` into the staging folder.
+        private func linked(_ path: String) throws -> Bool {
+            try gate.pass {
                 try folders.ensure(VaultPath.folder(of: path))
                 return link(output.path + "/" + path, folder.path + "/" + path) == 0
             }
-            guard linked else { return false }
-            ledger.kept(line: line, path: path, inputs: inputs, reused: true)
-            return true
         }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {

@@ -21,7 +21,7 @@ struct NoteRecord: Sendable {
     /// and replaced with the others at the commit.
     static let fileName = ".locker-notes"
     /// The first bytes of the file: a record of another format is not read.
-    static let format = "locker-notes 1\n"
+    static let format = "locker-notes 2\n"
 
     /// The `locker` program that wrote it (``BuildFingerprint/program``).
     var program: String
@@ -29,6 +29,9 @@ struct NoteRecord: Sendable {
     var config: String
     /// The SHA-256 of the vault's shape when it was written.
     var linkSurface: String
+    /// What every page of the site was made from (``PageInputs/site``), empty when unknown: while
+    /// it is the same, a kept guide's page is made from what it was made from.
+    var pageSite = ""
     /// Every note, in the order of the vault's notes.
     var notes: [Entry]
     /// The bytes it was read from (after ``format``), and where each note's guide is in them:
@@ -108,6 +111,7 @@ struct NoteRecord: Sendable {
         writer.write(program)
         writer.write(config)
         writer.write(linkSurface)
+        writer.write(pageSite)
         writer.write(UInt64(notes.count))
         let notes = self.notes
         var data = Data(Self.format.utf8)
@@ -186,6 +190,7 @@ struct NoteRecord: Sendable {
             program = try reader.string()
             config = try reader.string()
             linkSurface = try reader.string()
+            pageSite = try reader.string()
             notes = []
             let count = try reader.count()
             for _ in 0..<count {
@@ -231,10 +236,11 @@ struct NoteRecord: Sendable {
         }
     }
 
-    init(program: String, config: String, linkSurface: String, notes: [Entry]) {
+    init(program: String, config: String, linkSurface: String, pageSite: String = "", notes: [Entry]) {
         self.program = program
         self.config = config
         self.linkSurface = linkSurface
+        self.pageSite = pageSite
         self.notes = notes
     }
 

@@ -123,7 +123,7 @@ final class ParsedNote: Sendable {
         explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock],
         sections: [ParsedSection], bodyTags: [String], headings: [String: String],
         blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, basePath: String,
-        isHollow: Bool = false
+        isHollow: Bool = false, uuid: String? = nil
     ) {
         self.isHollow = isHollow
         self.path = path
@@ -143,7 +143,7 @@ final class ParsedNote: Sendable {
         self.checklist = checklist
         self.basePath = basePath
         stem = VaultPath.fileName(of: basePath)
-        uuid = ContentIdentity.uuidString(kind: kind, id: id)
+        self.uuid = uuid ?? ContentIdentity.uuidString(kind: kind, id: id)
     }
 
     /// This note as a card of the deck `id`, in `locale`.
@@ -166,6 +166,8 @@ final class ParsedNote: Sendable {
             path: path, kind: .guide, id: guide.id, idPosition: guide.idPosition, locale: guide.locale,
             explicitLocale: guide.explicitLocale, frontmatter: frontmatter, title: "", blocks: [], sections: [],
             bodyTags: [], headings: [:], blocksByID: [:], diagnostics: guide.parseDiagnostics, checklist: nil,
-            basePath: guide.basePath, isHollow: true)
+            basePath: guide.basePath, isHollow: true,
+            // The guide's UUID, which its index entry holds: from the same kind and ID.
+            uuid: guide.entry.uuid)
     }
 }

@@ -42,6 +42,18 @@ struct SiteBuilder {
         var program: String
         /// Each document's bundle file's SHA-256, by the document's place.
         var bundleFiles: [String]
+        /// What the previous build's pages were made from (``PageInputs/site``), when its record
+        /// says: while this build's is the same, a guide kept from that record (``Document/kept``)
+        /// has the page it had, and its inputs are not worked out again.
+        var previousSite: String?
+    }
+
+    /// What ``render(into:progress:)`` made.
+    struct Rendered {
+        /// How many HTML pages the site has (`index.html` files).
+        var pageCount: Int
+        /// What every page was made from (``PageInputs/site``), when inputs were worked out.
+        var inputsSite: String?
     }
 
     init(
@@ -164,7 +176,7 @@ struct SiteBuilder {
 
     /// Writes every file of the site into `sink`, under ``folder``, as it is rendered; returns
     /// how many pages (`index.html` files) it wrote.
-    func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Int {
+    func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Rendered {
         var listed: [(path: String, locale: String, alternates: [String: String])] = []
         var htmlPaths: [String] = []
         @Sendable func emit(_ path: String, _ data: Data, sha256: String? = nil) throws {
@@ -305,6 +317,12 @@ struct SiteBuilder {
             }
             let document = documents[offset]
             let route = routes[offset]
+            // A kept guide's page under the previous build's site: made from what it was made from.
+            if case .kept = document, let inputs, let previous = inputSources?.previousSite, previous == inputs.site,
+                try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
+            {
+                return
+            }
             let alternates = alternatesOf[offset]
             let image = rootImages[document.locale] ?? nil
             let bundleFiles = inputSources?.bundleFiles ?? []
@@ -364,7 +382,7 @@ struct SiteBuilder {
         try emit("robots.txt", Data(robots.utf8))
         if let sitemap = sitemap(listed) { try emit("sitemap.xml", Data(sitemap.utf8)) }
         try emit("_headers", Data(Self.headers(htmlPaths, baseURL: baseURL)))
-        return htmlPaths.count
+        return Rendered(pageCount: htmlPaths.count, inputsSite: inputs?.site)
     }
 
     private var robots: String {
