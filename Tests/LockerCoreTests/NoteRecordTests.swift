@@ -69,7 +69,8 @@ import Testing
             NoteRecord(bytes: try FileBytes.contents(of: output.appendingPathComponent(NoteRecord.fileName).path)))
         for entry in record.notes {
             let guide = try #require(entry.guide)
-            #expect(ParsedNote.hollow(path: entry.path, kept: guide).uuid == ContentIdentity.uuidString(kind: .guide, id: guide.id))
+            let hollow = ParsedNote.hollow(path: entry.path, kept: guide)
+            #expect(hollow.uuid == ContentIdentity.uuidString(kind: .guide, id: guide.id))
         }
 
         // Nothing changed: every guide is kept, with the warning it had.
