@@ -313,6 +313,18 @@ public struct Compiler: Sendable {
                 document: result.0, page: result.1, diagnostics: result.2, serial: serial,
                 reads: made?.notes.map(\.place) ?? [], assets: made?.assets ?? [])
         }
+        // The kinds whose every document is the record's, or has the index entry it recorded:
+        // their indexes list what the previous build's listed.
+        var unchangedListings: Set<ContentKind> = []
+        if keeping, let previous,
+            built.indices.allSatisfy({ place in
+                guard case .guide(let guide)? = built[place].document else { return true }
+                return place < previous.notes.count
+                    && previous.notes[place].guide?.entry == Document.guide(guide).indexEntry
+            })
+        {
+            unchangedListings.insert(.guide)
+        }
         var documents: [Document] = []
         var pages: [LandingPage] = []
         // Which built result each document and landing page is: what later stages reuse by.
@@ -410,7 +422,13 @@ public struct Compiler: Sendable {
         if let cache {
             origins.listings = cache.listingVersions(of: documents, serials: origins.documents, surface: surface)
         }
-        let writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
+        var writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
+        if let previous {
+            writer.unchangedListings = unchangedListings
+            writer.previousIndexes = Dictionary(
+                previous.indexes.map { (BundleWriter.indexKey(lists: $0.lists ?? "", locale: $0.locale ?? ""), $0) },
+                uniquingKeysWith: { first, _ in first })
+        }
         let layout: BundleWriter.Layout
         do {
             layout = try writer.render(
@@ -432,7 +450,7 @@ public struct Compiler: Sendable {
         if sink.recordsInputs, let linkSurface, let program {
             site.inputSources = SiteBuilder.InputSources(
                 linkSurface: linkSurface.sha256, program: program, bundleFiles: documentFiles.map(\.sha256),
-                previousSite: previous?.pageSite)
+                previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
         let rendered = try site.render(
             into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
@@ -473,7 +491,8 @@ public struct Compiler: Sendable {
             }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256,
-                pageSite: rendered.inputsSite ?? "", notes: entries)
+                pageSite: rendered.inputsSite ?? "", indexes: layout.manifest.files.filter { $0.kind == "index" },
+                notes: entries)
             try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
         }
         return compilation

@@ -101,6 +101,21 @@ import Testing
         #expect(unrelated.keptGuides.sorted() == ["anchoring", "knots", "weather"])
         #expect(unrelated.diagnostics.filter { $0.code == .linkBrokenHeading } == broken)
         #expect(unrelated.diagnostics.filter { $0.code == .linkBroken }.map(\.file) == ["guides/tides.md"])
+
+        // While every guide keeps its index entry, the guide index is the previous build's file;
+        // a new title lists the guides again (each rebuild above is compared with a clean build).
+        let guideIndexes = { () throws -> [String] in
+            try FileManager.default.contentsOfDirectory(atPath: output.path + "/bundles/v1/guide/en")
+                .filter { $0.hasPrefix("index.") }
+        }
+        let listed = try guideIndexes()
+        try vault.write("guides/tides.md", Data((tides.text + "\n\nNeaps are gentler.\n").utf8))
+        _ = try Self.rebuild(vault, output)
+        #expect(try guideIndexes() == listed)
+        let retitled = tides.text.replacingOccurrences(of: "id: tides\n", with: "id: tides\ntitle: Tides and currents\n")
+        try vault.write("guides/tides.md", Data(retitled.utf8))
+        #expect(try Self.rebuild(vault, output).keptGuides.sorted() == ["anchoring", "knots", "weather"])
+        #expect(try guideIndexes() != listed)
     }
 
     /// A build takes the stamps its fingerprint took instead of a `stat` per note: a note saved
@@ -220,7 +235,12 @@ import Testing
             size: 12, inode: UInt64.max, modifiedSeconds: -1, modifiedNanoseconds: 999_999_999, changedSeconds: 1 << 40,
             changedNanoseconds: 0)
         let record = NoteRecord(
-            program: "binary /x 1", config: "", linkSurface: "s",
+            program: "binary /x 1", config: "", linkSurface: "s", pageSite: "p",
+            indexes: [
+                Manifest.File(
+                    path: "guide/ru/index.ab.json", kind: "index", locale: "ru", id: nil, lists: "guide", sha256: "ab",
+                    size: 12)
+            ],
             notes: [
                 NoteRecord.Entry(path: "guides/anchoring.ru.md", stamp: stamp, sha256: "h", guide: guide),
                 NoteRecord.Entry(path: "checklists/daily.md", stamp: nil, sha256: "g", guide: nil),
@@ -228,6 +248,7 @@ import Testing
         let bytes = [UInt8](record.encoded)
         let read = try #require(NoteRecord(bytes: bytes))
         #expect(read.program == record.program && read.linkSurface == "s" && read.notes.count == 2)
+        #expect(read.pageSite == "p" && read.indexes == record.indexes)
         #expect(read.notes[0].stamp == stamp && read.notes[1].stamp == nil && read.notes[1].guide == nil)
         let back = try #require(read.notes[0].guide)
         #expect(back.diagnostics == guide.diagnostics && back.entry == guide.entry && back.assets == guide.assets)

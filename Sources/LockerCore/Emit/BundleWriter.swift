@@ -12,6 +12,14 @@ struct BundleWriter: Sendable {
     /// Documents encoded by an earlier build, reused when the document is the same built result.
     var cache: BuildCache?
     var origins = BuildOrigins(linkSurface: 0)
+    /// The kinds whose indexes list what the previous build's listed (``NoteRecord``), and that
+    /// build's index files by ``indexKey(lists:locale:)``: such an index is its file again,
+    /// neither listed nor encoded.
+    var unchangedListings: Set<ContentKind> = []
+    var previousIndexes: [String: Manifest.File] = [:]
+
+    /// The key of a kind's index in a locale.
+    static func indexKey(lists kind: String, locale: String) -> String { kind + "/" + locale }
 
     /// What ``render(documents:assets:into:progress:)`` wrote.
     struct Layout {
@@ -50,6 +58,12 @@ struct BundleWriter: Sendable {
         let indexes = ContentKind.known.flatMap { kind in config.locales.map { (kind: kind, locale: $0) } }
         @Sendable func writeIndex(kind: ContentKind, locale: String) throws -> Manifest.File {
             let key = "\(kind)/\(locale)"
+            if unchangedListings.contains(kind),
+                let previous = previousIndexes[Self.indexKey(lists: kind.rawValue, locale: locale)],
+                try sink.keep(root + "/" + previous.path, sha256: previous.sha256)
+            {
+                return previous
+            }
             let version = origins.listings[kind] ?? 0
             /// Writes the index as encoded.
             func write(_ encoded: BuildCache.RenderedIndex) throws -> Manifest.File {

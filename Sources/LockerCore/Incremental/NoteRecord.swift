@@ -32,6 +32,9 @@ struct NoteRecord: Sendable {
     /// What every page of the site was made from (``PageInputs/site``), empty when unknown: while
     /// it is the same, a kept guide's page is made from what it was made from.
     var pageSite = ""
+    /// The bundle's indexes it was written with (``Manifest/File``, kind `index`): an index whose
+    /// listing is unchanged is this file again.
+    var indexes: [Manifest.File] = []
     /// Every note, in the order of the vault's notes.
     var notes: [Entry]
     /// The bytes it was read from (after ``format``), and where each note's guide is in them:
@@ -112,6 +115,14 @@ struct NoteRecord: Sendable {
         writer.write(config)
         writer.write(linkSurface)
         writer.write(pageSite)
+        writer.write(UInt64(indexes.count))
+        for index in indexes {
+            writer.write(index.path)
+            writer.write(index.locale)
+            writer.write(index.lists)
+            writer.write(index.sha256)
+            writer.write(index.size)
+        }
         writer.write(UInt64(notes.count))
         let notes = self.notes
         var data = Data(Self.format.utf8)
@@ -191,6 +202,11 @@ struct NoteRecord: Sendable {
             config = try reader.string()
             linkSurface = try reader.string()
             pageSite = try reader.string()
+            indexes = try reader.list { reader in
+                Manifest.File(
+                    path: try reader.string(), kind: "index", locale: try reader.optionalString(), id: nil,
+                    lists: try reader.optionalString(), sha256: try reader.string(), size: try reader.int())
+            }
             notes = []
             let count = try reader.count()
             for _ in 0..<count {
@@ -236,11 +252,15 @@ struct NoteRecord: Sendable {
         }
     }
 
-    init(program: String, config: String, linkSurface: String, pageSite: String = "", notes: [Entry]) {
+    init(
+        program: String, config: String, linkSurface: String, pageSite: String = "", indexes: [Manifest.File] = [],
+        notes: [Entry]
+    ) {
         self.program = program
         self.config = config
         self.linkSurface = linkSurface
         self.pageSite = pageSite
+        self.indexes = indexes
         self.notes = notes
     }
 

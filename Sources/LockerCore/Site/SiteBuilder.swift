@@ -46,6 +46,9 @@ struct SiteBuilder {
         /// says: while this build's is the same, a guide kept from that record (``Document/kept``)
         /// has the page it had, and its inputs are not worked out again.
         var previousSite: String?
+        /// The kinds whose index pages list what the previous build's listed: under the previous
+        /// build's site, such a page is the one it had.
+        var unchangedListings: Set<ContentKind> = []
     }
 
     /// What ``render(into:progress:)`` made.
@@ -275,6 +278,11 @@ struct SiteBuilder {
             return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
+            if let inputs, let sources = inputSources, sources.unchangedListings.contains(kind),
+                sources.previousSite == inputs.site, try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
+            {
+                return
+            }
             let version = origins.listings[kind] ?? 0
             // Nothing it lists changed since it was rendered: not even listed again. (A build
             // into a folder has no cache, and digests the listing for its page inputs.)
