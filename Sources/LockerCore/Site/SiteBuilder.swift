@@ -278,8 +278,9 @@ struct SiteBuilder {
             return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
+            let path = Self.folder + "/" + route.path + "index.html"
             if let inputs, let sources = inputSources, sources.unchangedListings.contains(kind),
-                sources.previousSite == inputs.site, try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
+                sources.previousSite == inputs.site, try sink.reuseAsRecorded(path)
             {
                 return
             }
