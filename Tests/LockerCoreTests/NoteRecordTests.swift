@@ -275,6 +275,43 @@ import Testing
         }
     }
 
+    /// A record of many notes is written and read in runs of notes, each on its own core: every
+    /// note comes back in its place, a guide's reads may reach into other runs, a run's length
+    /// that does not add up is refused, and a guide kept unread is spliced into its own run.
+    @Test func aRecordOfManyNotesIsReadRunByRun() throws {
+        let count = 2_500
+        let entries = (0..<count).map { place -> NoteRecord.Entry in
+            let guide =
+                place % 3 == 0
+                ? nil
+                : NoteRecord.KeptGuide(
+                    id: "g\(place)", idPosition: SourcePosition(line: place, column: 1), locale: "en",
+                    explicitLocale: false, aliases: [], basePath: "g\(place)", parseDiagnostics: [], diagnostics: [],
+                    reads: [place, (place * 7) % count], assets: [],
+                    entry: ContentIndex.Entry(
+                        id: "g\(place)", uuid: "u\(place)", title: "G \(place)", subtitle: nil, category: nil,
+                        type: nil, tags: [], order: nil, locale: "en"),
+                    bundleSHA256: "s\(place)", bundleSize: place)
+            return NoteRecord.Entry(path: "n\(place).md", stamp: nil, sha256: "h\(place)", guide: guide)
+        }
+        let record = NoteRecord(program: "p", config: "", linkSurface: "s", notes: entries)
+        let bytes = [UInt8](record.encoded)
+        let read = try #require(NoteRecord(bytes: bytes))
+        #expect(read.notes.map(\.path) == entries.map(\.path))
+        #expect(read.notes.map { $0.guide?.reads ?? [] } == entries.map { $0.guide?.reads ?? [] })
+        #expect(read.notes.map { $0.guide?.entry.title } == entries.map { $0.guide?.entry.title })
+        #expect([UInt8](read.encoded(reusing: read)) == bytes)
+        var changed = read
+        changed.notes[1500].guide = entries[1501].guide
+        #expect([UInt8](changed.encoded(reusing: read)) == [UInt8](changed.encoded))
+        // The lengths of the runs stand after the header: three runs of notes here. One byte
+        // more in a run, or the record cut anywhere, and it is not read.
+        #expect(NoteRecord(bytes: bytes + [0]) == nil)
+        for length in stride(from: 0, to: bytes.count, by: 997) {
+            #expect(NoteRecord(bytes: Array(bytes.prefix(length))) == nil)
+        }
+    }
+
     @Test func aNoteSavedAgainWhileTheBuildReadsItIsAProblem() throws {
         let vault = try TestVault(["guides/knots.md": "## Bowline\n"])
         defer { vault.remove() }

@@ -130,6 +130,11 @@ struct NoteRecord: Sendable {
         let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024)) { run in
             Self.encoded(notes[run], previous: previous)
         }
+        // Each run's length first, so that the next build reads the runs on every core too.
+        var lengths = RecordWriter()
+        lengths.write(UInt64(runs.count))
+        for bytes in runs { lengths.write(UInt64(bytes.count)) }
+        data.append(contentsOf: lengths.bytes)
         for bytes in runs { data.append(contentsOf: bytes) }
         return data
     }
@@ -207,49 +212,82 @@ struct NoteRecord: Sendable {
                     path: try reader.string(), kind: "index", locale: try reader.optionalString(), id: nil,
                     lists: try reader.optionalString(), sha256: try reader.string(), size: try reader.int())
             }
-            notes = []
             let count = try reader.count()
-            for _ in 0..<count {
-                var guideStart: Int?
-                var entry = Entry(path: try reader.string(), sha256: try reader.string())
-                if try reader.bool() {
-                    entry.stamp = FileStamp(
-                        size: try reader.int64(), inode: UInt64(bitPattern: try reader.int64()),
-                        modifiedSeconds: try reader.int64(), modifiedNanoseconds: try reader.int64(),
-                        changedSeconds: try reader.int64(), changedNanoseconds: try reader.int64())
-                }
-                if try reader.bool() {
-                    guideStart = reader.bytesRead
-                    entry.guide = KeptGuide(
-                        id: try reader.string(), idPosition: try reader.position(), locale: try reader.string(),
-                        explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(),
-                        frontmatterID: try reader.optionalString(), frontmatterKind: try reader.optionalString(),
-                        frontmatterType: try reader.optionalString(),
-                        parseDiagnostics: try Self.diagnostics(from: &reader),
-                        diagnostics: try Self.diagnostics(from: &reader),
-                        reads: try reader.list { try $0.int() },
-                        assets: try reader.list {
-                            AssetUse(path: try $0.string(), bundled: try $0.bool(), state: try $0.string())
-                        },
-                        entry: ContentIndex.Entry(
-                            id: try reader.string(), uuid: try reader.string(), title: try reader.string(),
-                            subtitle: try reader.optionalString(), category: try reader.optionalString(),
-                            type: try reader.optionalString(), tags: try reader.strings(),
-                            order: try reader.optionalInt(), locale: try reader.string()),
-                        bundleSHA256: try reader.string(), bundleSize: try reader.int())
-                }
-                notes.append(entry)
-                guideBytes.append(guideStart.map { $0..<reader.bytesRead })
+            // The runs of notes, each decoded on its own core.
+            var start = 0
+            let runs = try reader.list { reader -> Range<Int> in
+                let length = try reader.count()
+                defer { start += length }
+                return start..<start + length
             }
-            source = reader.source
+            let first = reader.bytesRead
+            let source = reader.source
+            guard first + start == source.count else { return nil }
+            let decoded = Compiler.parallelMap(runs) { run -> (notes: [Entry], guides: [Range<Int>?])? in
+                var reader = RecordReader(source, in: (first + run.lowerBound)..<(first + run.upperBound))
+                var read: (notes: [Entry], guides: [Range<Int>?]) = ([], [])
+                do {
+                    while !reader.atEnd {
+                        let (entry, guide) = try Self.entry(from: &reader)
+                        read.notes.append(entry)
+                        read.guides.append(guide)
+                    }
+                } catch {
+                    return nil
+                }
+                return read
+            }
+            notes = []
+            notes.reserveCapacity(count)
+            guideBytes.reserveCapacity(count)
+            for run in decoded {
+                guard let run else { return nil }
+                notes += run.notes
+                guideBytes += run.guides
+            }
+            guard notes.count == count else { return nil }
+            self.source = source
             // Every place a guide read is one of the record's notes.
             let places = notes.indices
-            guard reader.atEnd, notes.allSatisfy({ $0.guide?.reads.allSatisfy(places.contains) ?? true }) else {
+            guard notes.allSatisfy({ $0.guide?.reads.allSatisfy(places.contains) ?? true }) else {
                 return nil
             }
         } catch {
             return nil
         }
+    }
+
+    /// One note's entry, and where its guide's bytes are.
+    private static func entry(from reader: inout RecordReader) throws -> (Entry, Range<Int>?) {
+        var guideStart: Int?
+        var entry = Entry(path: try reader.string(), sha256: try reader.string())
+        if try reader.bool() {
+            entry.stamp = FileStamp(
+                size: try reader.int64(), inode: UInt64(bitPattern: try reader.int64()),
+                modifiedSeconds: try reader.int64(), modifiedNanoseconds: try reader.int64(),
+                changedSeconds: try reader.int64(), changedNanoseconds: try reader.int64())
+        }
+        if try reader.bool() {
+            guideStart = reader.bytesRead
+            entry.guide = KeptGuide(
+                id: try reader.string(), idPosition: try reader.position(), locale: try reader.string(),
+                explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(),
+                frontmatterID: try reader.optionalString(), frontmatterKind: try reader.optionalString(),
+                frontmatterType: try reader.optionalString(),
+                parseDiagnostics: try Self.diagnostics(from: &reader),
+                diagnostics: try Self.diagnostics(from: &reader),
+                reads: try reader.list { try $0.int() },
+                assets: try reader.list {
+                    AssetUse(path: try $0.string(), bundled: try $0.bool(), state: try $0.string())
+                },
+                entry: ContentIndex.Entry(
+                    id: try reader.string(), uuid: try reader.string(), title: try reader.string(),
+                    subtitle: try reader.optionalString(), category: try reader.optionalString(),
+                    type: try reader.optionalString(), tags: try reader.strings(),
+                    order: try reader.optionalInt(), locale: try reader.string()),
+                bundleSHA256: try reader.string(), bundleSize: try reader.int())
+        }
+        return (entry, guideStart.map { $0..<reader.bytesRead })
     }
 
     init(

@@ -63,23 +63,30 @@ struct RecordReader {
     struct Damaged: Error {}
 
     private let bytes: [UInt8]
-    private var offset = 0
+    private var offset: Int
+    /// Where the bytes it reads end.
+    private let end: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// Reads `bytes`, or the part of them in `range`.
+    init(_ bytes: [UInt8], in range: Range<Int>? = nil) {
+        self.bytes = bytes
+        offset = range?.lowerBound ?? 0
+        end = range?.upperBound ?? bytes.count
+    }
 
     /// Whether every byte has been read.
-    var atEnd: Bool { offset == bytes.count }
+    var atEnd: Bool { offset == end }
 
-    /// How many bytes have been read.
+    /// Where it reads next, in the bytes it was given.
     var bytesRead: Int { offset }
 
-    /// The bytes read.
+    /// The bytes it was given.
     var source: [UInt8] { bytes }
 
     mutating func unsigned() throws -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while offset < bytes.count {
+        while offset < end {
             let byte = bytes[offset]
             offset += 1
             guard shift < 64 else { throw Damaged() }
@@ -104,12 +111,12 @@ struct RecordReader {
     /// A count of things that follow, each at least a byte long: never more than the bytes left.
     mutating func count() throws -> Int {
         let value = try unsigned()
-        guard value <= UInt64(bytes.count - offset) else { throw Damaged() }
+        guard value <= UInt64(end - offset) else { throw Damaged() }
         return Int(value)
     }
 
     mutating func bool() throws -> Bool {
-        guard offset < bytes.count else { throw Damaged() }
+        guard offset < end else { throw Damaged() }
         let byte = bytes[offset]
         offset += 1
         guard byte <= 1 else { throw Damaged() }
