@@ -212,8 +212,10 @@ public struct Compiler: Sendable {
             ? LinkSurface(config: configData, notes: notes, assets: assetPaths, decks: catalog.groups) : nil
         let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
         // The surface holds every note's kind, ID and locale: while it is the one a build found
-        // no two documents sharing an ID under, none do.
-        if !(cache?.hasNoDuplicateIDs(surface: surface) ?? false) {
+        // no two documents sharing an ID under, none do. So it is for the surface the record was
+        // written under: only a build without errors writes one.
+        let recordedSurface = previous != nil && previous?.linkSurface == linkSurface?.sha256
+        if !(cache?.hasNoDuplicateIDs(surface: surface) ?? false), !recordedSurface {
             let duplicates = Self.duplicateIDs(notes.filter { $0.kind != .deck })
             diagnostics += duplicates
             if duplicates.isEmpty, surface != 0 { cache?.foundNoDuplicateIDs(surface: surface) }
