@@ -1,5 +1,6 @@
 import Foundation
 import LockerKit
+import LockerTestSupport
 import Testing
 
 @testable import LockerCore
@@ -62,6 +63,24 @@ import Testing
     @Test func generatedAtComesFromSourceDateEpochNeverTheClock() throws {
         let compilation = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"]).compile()
         #expect(compilation.manifest?.generatedAt == "2023-11-14T22:13:20Z")
+    }
+
+    /// The content date is written as `ISO8601DateFormatter` writes it, whatever the seconds:
+    /// the epoch, before it, a leap day, the first second of 1600 and the last of 9999 (and past
+    /// them, where the formatter writes it, in the Julian calendar before 1582), and 2,000
+    /// random seconds.
+    @Test func theContentDateIsWrittenAsTheFormatterWritesIt() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var random = SplitMix64(seed: 7)
+        let extremes = [
+            0, -1, 1, 1_700_000_000, 951_782_400, 253_402_300_799, 253_402_300_800, -11_676_096_000, -11_676_096_001,
+        ]
+        for seconds in extremes + (0..<2000).map({ _ in Int.random(in: -30_000_000_000...250_000_000_000, using: &random) }) {
+            #expect(
+                Compiler.internetDateTime(seconds)
+                    == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))), "\(seconds)")
+        }
     }
 
     @Test func manifestListsEveryFileWithItsHashAndETag() throws {

@@ -52,11 +52,25 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// it may write other bytes. Not by its change time, which a hard link to it changes (a
     /// profiler's cache of binaries makes one) without changing what it writes.
     static var program: String? {
-        guard let binary = Bundle.main.executablePath else { return nil }
+        guard let binary = executablePath else { return nil }
         var status = stat()
         guard stat(binary, &status) == 0 else { return nil }
         return "binary \(binary) \(VaultScanner.contentStamp(of: status))"
     }
+
+    /// The running program's path. On Linux from `/proc/self/exe`: `Bundle.main` lists the
+    /// program's folder first (`/usr/local/bin`, say), which took longer than the rest of a
+    /// no-change rebuild's set-up.
+    static let executablePath: String? = {
+        #if os(Linux)
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if length > 0 {
+                return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        #endif
+        return Bundle.main.executablePath
+    }()
 
     /// The stamps of the vault's files taken on the way stay with it (``stamps``), for the build
     /// it is taken for.
