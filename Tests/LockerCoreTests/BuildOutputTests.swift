@@ -76,7 +76,8 @@ import Testing
         let extremes = [
             0, -1, 1, 1_700_000_000, 951_782_400, 253_402_300_799, 253_402_300_800, -11_676_096_000, -11_676_096_001,
         ]
-        for seconds in extremes + (0..<2000).map({ _ in Int.random(in: -30_000_000_000...250_000_000_000, using: &random) }) {
+        let randomSeconds = (0..<2000).map { _ in Int.random(in: -30_000_000_000...250_000_000_000, using: &random) }
+        for seconds in extremes + randomSeconds {
             #expect(
                 Compiler.internetDateTime(seconds)
                     == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))), "\(seconds)")
