@@ -186,17 +186,18 @@ public struct Compiler: Sendable {
         var notes: [ParsedNote] = []
         // Each note's content hash ("" when not hashed), by its place in `notes`.
         var noteHashes: [String] = []
-        // For the next build's record: each note's settled stamp, and a guide's parse diagnostics.
-        var fileStamps: [String: FileStamp] = [:]
-        var parseDiagnostics: [String: [Diagnostic]] = [:]
+        // For the next build's record: each note's stamp, and a guide's parse diagnostics, by
+        // its place in `notes`.
+        var fileStamps: [FileStamp?] = []
+        var parseDiagnostics: [[Diagnostic]] = []
         for (note, noteDiagnostics, sha256, stamp) in parsed {
             diagnostics += noteDiagnostics
             if let note {
                 notes.append(note)
                 noteHashes.append(sha256 ?? "")
                 if recording {
-                    fileStamps[note.path] = stamp
-                    if note.kind == .guide { parseDiagnostics[note.path] = noteDiagnostics }
+                    fileStamps.append(stamp)
+                    parseDiagnostics.append(note.kind == .guide ? noteDiagnostics : [])
                 }
             }
         }
@@ -333,11 +334,14 @@ public struct Compiler: Sendable {
         var origins = BuildOrigins(linkSurface: surface)
         // Each document's serial, beside it.
         var serials: [Int] = []
-        for result in built {
+        // Each document's note, by place (-1 for a deck).
+        var documentPlaces: [Int] = []
+        for (place, result) in built.enumerated() {
             let (document, page, found, serial) = (result.document, result.page, result.diagnostics, result.serial)
             if let document {
                 documents.append(document)
                 serials.append(serial)
+                documentPlaces.append(place)
             }
             if let page {
                 pages.append(page)
@@ -393,6 +397,7 @@ public struct Compiler: Sendable {
         for result in deckResults {
             serials += result.serials
             documents += result.decks.map { .deck($0) }
+            documentPlaces += result.decks.map { _ in -1 }
             diagnostics += result.diagnostics
             stamps += result.stamps
             versions += result.versions
@@ -402,6 +407,7 @@ public struct Compiler: Sendable {
                 < (documents[$1].kind, documents[$1].id, documents[$1].locale)
         }
         documents = order.map { documents[$0] }
+        documentPlaces = order.map { documentPlaces[$0] }
         if cache != nil { origins.documents = order.map { serials[$0] } }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
@@ -461,18 +467,20 @@ public struct Compiler: Sendable {
 
         // The record the next build keeps guides by.
         if recording, let program, let linkSurface {
-            // A guide's source is its note.
-            var guideFiles: [String: (entry: ContentIndex.Entry, file: Manifest.File)] = [:]
+            // Each guide's index entry and bundle file, by its note's place.
+            var guideFiles = [(entry: ContentIndex.Entry, file: Manifest.File)?](repeating: nil, count: notes.count)
             for (offset, document) in documents.enumerated() where document.kind == .guide {
-                guideFiles[document.source] = (document.indexEntry, documentFiles[offset])
+                let place = documentPlaces[offset]
+                if place >= 0, place < guideFiles.count { guideFiles[place] = (document.indexEntry, documentFiles[offset]) }
             }
             let (guides, notes, fileStamps, parseDiagnostics) = (guideFiles, notes, fileStamps, parseDiagnostics)
             let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
+                let stamp = noteIndex < fileStamps.count ? fileStamps[noteIndex] : nil
                 var entry = NoteRecord.Entry(
-                    path: note.path, stamp: fileStamps[note.path].flatMap { $0.changedSeconds < settled ? $0 : nil },
+                    path: note.path, stamp: stamp.flatMap { $0.changedSeconds < settled ? $0 : nil },
                     sha256: currentHashes[noteIndex])
-                if note.kind == .guide, let (indexEntry, file) = guides[note.path] {
+                if note.kind == .guide, let (indexEntry, file) = guides[noteIndex] {
                     let result = built[noteIndex]
                     // A guide kept unread, with the bundle file it had: the record's own, as it was.
                     if case .kept(let kept)? = result.document, file.sha256 == kept.bundleSHA256,
@@ -485,7 +493,7 @@ public struct Compiler: Sendable {
                         id: note.id, idPosition: note.idPosition, locale: note.locale,
                         explicitLocale: note.explicitLocale, aliases: note.frontmatter.aliases, basePath: note.basePath,
                         frontmatterID: note.frontmatter.id, frontmatterKind: note.frontmatter.kind?.rawValue,
-                        frontmatterType: note.frontmatter.type, parseDiagnostics: parseDiagnostics[note.path] ?? [],
+                        frontmatterType: note.frontmatter.type, parseDiagnostics: noteIndex < parseDiagnostics.count ? parseDiagnostics[noteIndex] : [],
                         diagnostics: result.diagnostics, reads: result.reads, assets: result.assets, entry: indexEntry,
                         bundleSHA256: file.sha256, bundleSize: file.size)
                 }
