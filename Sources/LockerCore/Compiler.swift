@@ -471,7 +471,8 @@ public struct Compiler: Sendable {
             var guideFiles = [(entry: ContentIndex.Entry, file: Manifest.File)?](repeating: nil, count: notes.count)
             for (offset, document) in documents.enumerated() where document.kind == .guide {
                 let place = documentPlaces[offset]
-                if place >= 0, place < guideFiles.count { guideFiles[place] = (document.indexEntry, documentFiles[offset]) }
+                guard place >= 0, place < guideFiles.count else { continue }
+                guideFiles[place] = (document.indexEntry, documentFiles[offset])
             }
             let (guides, notes, fileStamps, parseDiagnostics) = (guideFiles, notes, fileStamps, parseDiagnostics)
             let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in
@@ -493,7 +494,8 @@ public struct Compiler: Sendable {
                         id: note.id, idPosition: note.idPosition, locale: note.locale,
                         explicitLocale: note.explicitLocale, aliases: note.frontmatter.aliases, basePath: note.basePath,
                         frontmatterID: note.frontmatter.id, frontmatterKind: note.frontmatter.kind?.rawValue,
-                        frontmatterType: note.frontmatter.type, parseDiagnostics: noteIndex < parseDiagnostics.count ? parseDiagnostics[noteIndex] : [],
+                        frontmatterType: note.frontmatter.type,
+                        parseDiagnostics: noteIndex < parseDiagnostics.count ? parseDiagnostics[noteIndex] : [],
                         diagnostics: result.diagnostics, reads: result.reads, assets: result.assets, entry: indexEntry,
                         bundleSHA256: file.sha256, bundleSize: file.size)
                 }
