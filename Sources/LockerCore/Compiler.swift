@@ -246,6 +246,9 @@ public struct Compiler: Sendable {
         let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
+        // What builds a kept guide when it is asked for: one object that every kept document
+        // shares, rather than the link tables copied into each one's closure.
+        let keptBuilder = KeptGuideBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
         /// What a builder's result was made from.
         @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
             BuildTrace(
@@ -274,15 +277,7 @@ public struct Compiler: Sendable {
             let note = index.notes[noteIndex]
             if note.kind == .deck { return Built() }
             if let guide = kept(noteIndex) {
-                let document = KeptDocument(source: note.path, guide: guide) {
-                    var builder = DocumentBuilder(
-                        index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-                    let guide = builder.guide(noteIndex).0
-                    if let problem = loader?.problems.first {
-                        throw LockerError.io("cannot build \(problem.file): \(problem.message)")
-                    }
-                    return .guide(guide)
-                }
+                let document = KeptDocument(source: note.path, guide: guide) { try keptBuilder.guide(noteIndex) }
                 return Built(
                     document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
             }
@@ -703,6 +698,33 @@ public struct Compiler: Sendable {
             }
             initialized = inputs.count
         }
+    }
+}
+
+/// Builds a guide kept from the record when its document is asked for (``KeptDocument``): the
+/// link tables and the resolver it needs, held once for all of them.
+private final class KeptGuideBuilder: Sendable {
+    let index: VaultIndex
+    let resolver: LinkResolver
+    let assets: AssetCatalog
+    let embedDepth: Int
+
+    init(index: VaultIndex, resolver: LinkResolver, assets: AssetCatalog, embedDepth: Int) {
+        self.index = index
+        self.resolver = resolver
+        self.assets = assets
+        self.embedDepth = embedDepth
+    }
+
+    /// The guide of the note at `place`, built now; throws when a note it reads changed since
+    /// the record kept it.
+    func guide(_ place: Int) throws -> Document {
+        var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+        let guide = builder.guide(place).0
+        if let problem = index.loader?.problems.first {
+            throw LockerError.io("cannot build \(problem.file): \(problem.message)")
+        }
+        return .guide(guide)
     }
 }
 
