@@ -639,19 +639,31 @@ public struct Compiler: Sendable {
     /// `seconds` since 1970 as an RFC 3339 date and time in UTC (`2023-11-14T22:13:20Z`), as
     /// `ISO8601DateFormatter` writes it; written by hand for the years 1600 to 9999, which
     /// spares every build the formatter's start-up (milliseconds, as much as the rest of a
-    /// no-change rebuild's set-up).
+    /// no-change rebuild's set-up). The calendar date is worked out from the day number alone
+    /// (the proleptic Gregorian calendar, days of 86,400 seconds), not by `gmtime`, which counts
+    /// leap seconds under a `right/` time zone.
     static func internetDateTime(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        // From 1600: the formatter's calendar is Julian before October 1582, `gmtime`'s never.
-        if gmtime_r(&time, &parts) != nil, (1600 - 1900)...(9999 - 1900) ~= parts.tm_year {
-            func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-                + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        // From 1600: the formatter's calendar is Julian before October 1582.
+        guard (-11_676_096_000...253_402_300_799).contains(seconds) else {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        var days = seconds / 86_400
+        if seconds % 86_400 < 0 { days -= 1 }
+        let time = seconds - days * 86_400
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 
     private static func lastCommitTime(of folder: URL) -> Int? {

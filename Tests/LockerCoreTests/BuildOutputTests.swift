@@ -74,9 +74,10 @@ import Testing
         formatter.timeZone = TimeZone(identifier: "UTC")
         var random = SplitMix64(seed: 7)
         let extremes = [
-            0, -1, 1, 1_700_000_000, 951_782_400, 253_402_300_799, 253_402_300_800, -11_676_096_000, -11_676_096_001,
+            0, -1, 1, 1_700_000_000, 951_782_400, 951_868_799, 4_107_542_400, 253_402_300_799, 253_402_300_800,
+            -11_676_096_000, -11_676_096_001, -86_400, -86_401,
         ]
-        let randomSeconds = (0..<2000).map { _ in Int.random(in: -30_000_000_000...250_000_000_000, using: &random) }
+        let randomSeconds = (0..<2000).map { _ in Int.random(in: -30_000_000_000...260_000_000_000, using: &random) }
         for seconds in extremes + randomSeconds {
             #expect(
                 Compiler.internetDateTime(seconds)

@@ -46,6 +46,11 @@ import Testing
         #expect(!repeated.isSorted)
         let unsorted = OutputMarker(Data("h\nformat 2\na 1 - y.json\nb 2 - x.json\n".utf8))
         #expect(unsorted.count == 2 && !unsorted.isSorted)
+        // Blank lines are passed over, as the marker's first reader passed them: the format line
+        // is the second line that is not blank.
+        let spaced = OutputMarker(Data("\nheading\n\nformat 2\n\nabc 1 fed a b.json\n\n".utf8))
+        #expect(spaced.hasInputs && spaced.count == 1)
+        #expect(spaced["a b.json"] == Recorded(sha256: "abc", stamp: "1", inputs: "fed"))
         // An earlier locker's marker: no format line, no inputs.
         let earlier = OutputMarker(Data("h\nabc 1:2:3 guides/a b/index.html\n".utf8))
         #expect(!earlier.hasInputs)

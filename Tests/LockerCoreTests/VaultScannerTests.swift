@@ -93,6 +93,8 @@ import Testing
                 ".obsidian/workspace.md": "", "drafts/c.md": "", "build/site/index.md": "",
                 // Decomposed "й" in the name: listed in NFC, read from the name on disk.
                 "guides/и\u{306}.md": "",
+                // In an excluded folder, though its name starts with a combining mark.
+                "drafts/\u{301}x.md": "",
             ], config: "exclude: [drafts]\n")
         let outside = try TestVault(["secret.md": ""])
         defer {
@@ -109,6 +111,13 @@ import Testing
         try fileManager.createSymbolicLink(
             at: vault.root.appendingPathComponent("secret.md"),
             withDestinationURL: outside.root.appendingPathComponent("secret.md"))
+        // A link to a folder outside the vault (warned about), and one to nothing there (passed
+        // over: it leads nowhere).
+        try fileManager.createSymbolicLink(
+            at: vault.root.appendingPathComponent("shared"), withDestinationURL: outside.root)
+        try fileManager.createSymbolicLink(
+            at: vault.root.appendingPathComponent("gone.md"),
+            withDestinationURL: outside.root.appendingPathComponent("gone.md"))
         #expect(mkfifo(vault.root.appendingPathComponent("pipe.md").path, 0o644) == 0)
 
         let scanner = VaultScanner(
@@ -120,14 +129,16 @@ import Testing
         for listing in listings {
             #expect(listing.notes.map(\.path) == ["a.md", "guides/deep/b.md", "guides/й.md", "linked.md"])
             #expect(listing.assets.map(\.path) == ["guides/photo.png"])
-            #expect(listing.diagnostics.map(\.file) == ["secret.md"])
-            #expect(listing.diagnostics.map(\.code) == [.fileOutsideVault])
+            #expect(listing.diagnostics.map(\.file).sorted() == ["secret.md", "shared"])
+            #expect(listing.diagnostics.map(\.code) == [.fileOutsideVault, .fileOutsideVault])
             let decomposed = try #require(listing.notes.first { $0.path == "guides/й.md" })
             #expect(fileManager.fileExists(atPath: decomposed.absolutePath), "the file is read from its name on disk")
             // The same key the fingerprint's walk gives its stamp, so a build takes that stamp.
             #expect(walk.files[decomposed.absolutePath] != nil)
         }
         #expect(listings[0].notes == listings[1].notes && listings[0].assets == listings[1].assets)
+        let warnings = listings.map { $0.diagnostics.sorted(by: Diagnostic.ordered) }
+        #expect(warnings[0] == warnings[1])
         // A walk that did not leave out the same folders is not taken.
         #expect(scanner.listing(of: VaultScanner.walk(root: vault.root, skipping: [])) == nil)
     }

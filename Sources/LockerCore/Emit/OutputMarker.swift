@@ -49,6 +49,9 @@ struct OutputMarker: Sendable {
 
     /// Reads a marker from its bytes (see ``init(_:)``).
     init(bytes: [UInt8]) {
+        // Offsets are 32-bit: a marker of 2 GiB (10,000 notes make 3.5 MB) is damaged, and read
+        // as listing nothing, which makes the next build write everything anew.
+        let bytes = bytes.count < Int(Int32.max) ? bytes : []
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 150)
         let format = Array(Self.formatLine.utf8)
@@ -62,11 +65,10 @@ struct OutputMarker: Sendable {
                     memchr(base + start, 0x0A, buffer.count - start).map {
                         base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
                     } ?? buffer.count
-                defer {
-                    start = end + 1
-                    lineNumber += 1
-                }
+                defer { start = end + 1 }
+                // Blank lines are passed over, and not counted.
                 if end == start { continue }
+                defer { lineNumber += 1 }
                 if lineNumber == 0 { continue }
                 if lineNumber == 1, end - start == format.count,
                     UnsafeBufferPointer(rebasing: buffer[start..<end]).elementsEqual(format)

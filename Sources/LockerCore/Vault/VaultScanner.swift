@@ -96,10 +96,23 @@ struct VaultScanner: Sendable {
         guard !walk.folders.isEmpty, walk.skipped == Set(skipping) else { return nil }
         let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
         var listing = VaultListing()
+        // Whether each folder is excluded, as a scan asks of each folder it would enter.
+        // (Found by bytes: a `/` before a combining mark is no `Character` of its own.)
+        var excludedFolders: [String: Bool] = [:]
+        func inExcludedFolder(_ path: String) -> Bool {
+            var next = path.utf8.startIndex
+            while let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/")) {
+                let folder = String(Substring(path.utf8[..<slash]))
+                let excluded = excludedFolders[folder] ?? config.isExcluded(folder)
+                excludedFolders[folder] = excluded
+                if excluded { return true }
+                next = path.utf8.index(after: slash)
+            }
+            return false
+        }
         for entry in walk.entries {
-            // An excluded folder excludes every path under it.
             let path = VaultPath.normalize(entry.relative)
-            if config.isExcluded(path) || path == VaultConfig.fileName { continue }
+            if config.isExcluded(path) || path == VaultConfig.fileName || inExcludedFolder(path) { continue }
             if entry.isLink, !Self.readsLink(at: entry.absolute, path: path, rootPath: rootPath, into: &listing) {
                 continue
             }
@@ -187,8 +200,8 @@ struct VaultWalk: Sendable {
     var files: [String: FileStamp]
     /// The folders it entered, the vault's own first, as absolute paths: what a watcher watches.
     var folders: [String] = []
-    /// The regular files and the links to files it found, in the order found: what a build that
-    /// follows lists (``VaultScanner/listing(of:)``).
+    /// The regular files and the links it found, in the order found: what a build that follows
+    /// lists (``VaultScanner/listing(of:)``).
     var entries: [Entry] = []
     /// The folders it left out, as absolute standardized paths.
     var skipped: Set<String> = []
@@ -258,11 +271,12 @@ extension VaultScanner {
                     // A folder since it was listed: the vault is changing, and the next walk sees it.
                     continue
                 case S_IFLNK:
-                    // A link counts by what it leads to (a scan reads only links to files).
+                    // A link counts by what it leads to (a scan reads only links to files); every
+                    // link is listed, so that one leading out of the vault is warned about.
+                    listed.append((index, true))
                     var status = stat()
                     guard stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
                     (tag, target) = (.link, FileStamp(status))
-                    listed.append((index, true))
                 case S_IFREG:
                     tag = .regular
                     stamps.append((index, stamp))
@@ -285,7 +299,8 @@ extension VaultScanner {
             walk.record += bytes
             for (index, stamp) in stamps { walk.files[files[index].absolute] = stamp }
             for (index, isLink) in listed {
-                walk.entries.append(.init(relative: files[index].relative, absolute: files[index].absolute, isLink: isLink))
+                let (relative, absolute) = files[index]
+                walk.entries.append(.init(relative: relative, absolute: absolute, isLink: isLink))
             }
         }
         return walk
