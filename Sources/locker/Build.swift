@@ -75,6 +75,8 @@ struct Build: ParsableCommand {
         if output.path == options.url.path {
             throw LockerError.usage("the output folder cannot be the vault itself")
         }
+        // The previous build's marker is read while the vault is walked.
+        let prefetched = OutputMarkerPrefetch(output: output)
         let progress = ProgressLine(timings: timings)
         let compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
@@ -89,7 +91,7 @@ struct Build: ParsableCommand {
         // Problems go to standard output, as `check` prints them; under --format json that stream
         // holds the JSON document alone, and what the build did goes to standard error.
         let said = format == .json ? FileHandle.standardError : FileHandle.standardOutput
-        if let record = OutputWriter.upToDate(output, fingerprint: fingerprint) {
+        if let record = OutputWriter.upToDate(output, fingerprint: fingerprint, prefetched: prefetched) {
             progress.finish()
             FileHandle.standardOutput.write(Data(record.report.utf8))
             said.write(Data(("Up to date. " + record.summary).utf8))
@@ -101,7 +103,7 @@ struct Build: ParsableCommand {
         let interrupts = Interrupts()
         defer { interrupts.stop() }
         let transaction = try interrupts.holding {
-            let transaction = try OutputWriter.begin(replacing: output)
+            let transaction = try OutputWriter.begin(replacing: output, prefetched: prefetched)
             interrupts.onInterrupt { transaction.discard() }
             return transaction
         }

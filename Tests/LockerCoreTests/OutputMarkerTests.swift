@@ -39,6 +39,24 @@ import Testing
         #expect(OutputMarker.empty.count == 0 && OutputMarker.empty.index(of: "x.json") == nil)
     }
 
+    /// The marker read ahead is taken while the file is the one read; replaced (as a commit
+    /// replaces it, by a rename), or gone, it is not.
+    @Test func aMarkerReadAheadIsTakenOnlyWhileItIsTheFileInPlace() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let path = output.appendingPathComponent(OutputWriter.marker).path
+        #expect(OutputMarkerPrefetch(output: output).marker() == nil, "no marker")
+        try OutputWriter.replaceFile(Data("h\nformat 2\na 1 - x.json\n".utf8), at: path)
+        let prefetched = OutputMarkerPrefetch(output: output)
+        #expect(prefetched.marker()?["x.json"]?.sha256 == "a")
+        #expect(prefetched.marker()?["x.json"]?.sha256 == "a", "asked twice")
+        try OutputWriter.replaceFile(Data("h\nformat 2\nb 1 - x.json\n".utf8), at: path)
+        #expect(prefetched.marker() == nil, "replaced since")
+        let again = OutputMarkerPrefetch(output: output)
+        #expect(again.marker()?["x.json"]?.sha256 == "b")
+    }
+
     @Test func aLaterLineOfAPathWinsAndLinesOutOfOrderAreNoticed() {
         let repeated = OutputMarker(Data("h\nformat 2\na 1 - x.json\nb 2 - y.json\nc 3 - x.json\n".utf8))
         #expect(repeated.count == 2)

@@ -31,7 +31,9 @@ public enum OutputWriter {
     /// The record of the build in `output` when it was made from inputs with this fingerprint
     /// and every file it wrote is still there; nil otherwise, and while another build writes
     /// into the folder (whose record may be about to change).
-    public static func upToDate(_ output: URL, fingerprint: BuildFingerprint) -> BuildRecord? {
+    public static func upToDate(
+        _ output: URL, fingerprint: BuildFingerprint, prefetched: OutputMarkerPrefetch? = nil
+    ) -> BuildRecord? {
         let output = output.standardizedFileURL
         // Held, shared, while the folder is read: a build that commits meanwhile could leave
         // files of the new build beside the previous build's record. A build that holds it is
@@ -49,9 +51,8 @@ public enum OutputWriter {
         guard !FileManager.default.fileExists(atPath: output.appendingPathComponent(Journal.file).path),
             let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),
             let record = try? JSONDecoder().decode(BuildRecord.self, from: data), record.fingerprint == fingerprint,
-            let markerBytes = try? FileBytes.contents(of: output.appendingPathComponent(marker).path)
+            let files = prefetched?.marker() ?? Self.readMarker(in: output)
         else { return nil }
-        let files = OutputMarker(bytes: markerBytes)
         let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return nil }
         defer { close(folder) }
@@ -68,14 +69,16 @@ public enum OutputWriter {
     ///
     /// The output folder stays locked until the transaction is released (``OutputLock``): a
     /// second build into it throws rather than interleave its files with this one's.
-    public static func begin(replacing output: URL) throws -> any OutputTransaction {
+    public static func begin(
+        replacing output: URL, prefetched: OutputMarkerPrefetch? = nil
+    ) throws -> any OutputTransaction {
         let output = output.standardizedFileURL
         let lock = try OutputLock(for: output)
         // With the lock held no other build writes beside the folder: what is there was left by
         // one that was killed.
         if lock != nil { try recoverSwap(of: output) }
         try Journal.recover(output)
-        guard let previous = try previousFiles(of: output), previous.count > 0 else {
+        guard let previous = try previousFiles(of: output, prefetched: prefetched), previous.count > 0 else {
             let staging = try Staging(replacing: output)
             staging.lock = lock
             return staging
@@ -109,7 +112,7 @@ public enum OutputWriter {
     /// The files the previous build in `output` lists, from its marker; nil when there is no
     /// folder. Throws when `output` must not be replaced: a symbolic link, a file, or a folder of
     /// files that no build wrote.
-    static func previousFiles(of output: URL) throws -> OutputMarker? {
+    static func previousFiles(of output: URL, prefetched: OutputMarkerPrefetch? = nil) throws -> OutputMarker? {
         let fileManager = FileManager.default
         var link = stat()
         if lstat(output.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
@@ -129,7 +132,12 @@ public enum OutputWriter {
                 "\(output.path) holds files that locker build did not write; refusing to replace it (choose another --out, or empty it)"
             )
         }
-        return (try? FileBytes.contents(of: markerPath)).map { OutputMarker(bytes: $0) } ?? .empty
+        return prefetched?.marker() ?? readMarker(in: output) ?? .empty
+    }
+
+    /// The marker of the build in `output`, read now; nil when it cannot be read.
+    static func readMarker(in output: URL) -> OutputMarker? {
+        (try? FileBytes.contents(of: output.appendingPathComponent(marker).path)).map(OutputMarker.init(bytes:))
     }
 
     /// Replaces the output folder with these files.
