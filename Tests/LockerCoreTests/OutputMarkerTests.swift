@@ -69,6 +69,16 @@ import Testing
         let spaced = OutputMarker(Data("\nheading\n\nformat 2\n\nabc 1 fed a b.json\n\n".utf8))
         #expect(spaced.hasInputs && spaced.count == 1)
         #expect(spaced["a b.json"] == Recorded(sha256: "abc", stamp: "1", inputs: "fed"))
+        // A byte that is not UTF-8: read, but no line of it goes into the next marker as it is.
+        var damaged = Array("h\nformat 2\na 1 - x.json\nb 2 - y.json\n".utf8)
+        damaged[damaged.count - 4] = 0xFF
+        let unreadable = OutputMarker(bytes: damaged)
+        #expect(unreadable.count == 2 && unreadable.isSorted && !unreadable.linesAreCopyable)
+        let ledger = OutputLedger(previous: unreadable)
+        for line in 0..<2 { ledger.kept(line: line, reused: false) }
+        #expect(ledger.closing().marker == OutputWriter.markerText(unreadable.files))
+        #expect(String(decoding: ledger.closing().marker, as: UTF8.self).contains("y.j\u{FFFD}on"))
+        #expect(OutputMarker(Data("h\nformat 2\na 1 - x.json\n".utf8)).linesAreCopyable)
         // An earlier locker's marker: no format line, no inputs.
         let earlier = OutputMarker(Data("h\nabc 1:2:3 guides/a b/index.html\n".utf8))
         #expect(!earlier.hasInputs)

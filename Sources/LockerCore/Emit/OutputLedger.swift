@@ -105,7 +105,7 @@ final class OutputLedger: @unchecked Sendable {
         let marker: Data
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
-        if previous.hasInputs, previous.isSorted {
+        if previous.linesAreCopyable {
             var bytes = Array(OutputWriter.markerStart.utf8)
             bytes.reserveCapacity(previous.byteCount + entries.count * 200)
             var next = 0
@@ -124,7 +124,7 @@ final class OutputLedger: @unchecked Sendable {
             }
             marker = Data(bytes)
         } else {
-            // A marker of an earlier `locker`, or out of order: every line written anew.
+            // A marker of an earlier `locker`, out of order or damaged: every line written anew.
             var files = entries
             for line in 0..<previous.count where kept[line] {
                 files[previous.path(at: line)] = previous.entry(at: line)

@@ -33,6 +33,10 @@ struct OutputMarker: Sendable {
     let hasInputs: Bool
     /// Whether the paths come in byte order, as ``OutputWriter/markerText(_:)`` writes them.
     let isSorted: Bool
+    /// Whether its lines can go into the next marker as they are: it has inputs, its paths are
+    /// in order, and its bytes are UTF-8 (a damaged marker's line is written anew, as
+    /// ``OutputWriter/markerText(_:)`` writes it, with U+FFFD for a byte that is not).
+    let linesAreCopyable: Bool
 
     /// A marker that lists nothing (a first build).
     static let empty = OutputMarker(Data())
@@ -130,6 +134,7 @@ struct OutputMarker: Sendable {
         self.table = table
         self.hasInputs = hasInputs
         self.isSorted = sorted
+        linesAreCopyable = hasInputs && sorted && String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// How many files it lists.
