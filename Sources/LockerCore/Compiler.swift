@@ -215,7 +215,7 @@ public struct Compiler: Sendable {
         // The surface holds every note's kind, ID and locale: while it is the one a build found
         // no two documents sharing an ID under, none do. So it is for the surface the record was
         // written under: only a build without errors writes one.
-        let recordedSurface = previous != nil && previous?.linkSurface == linkSurface?.sha256
+        let recordedSurface = previous.map { $0.linkSurface == linkSurface?.sha256 } ?? false
         if !(cache?.hasNoDuplicateIDs(surface: surface) ?? false), !recordedSurface {
             let duplicates = Self.duplicateIDs(notes.filter { $0.kind != .deck })
             diagnostics += duplicates
@@ -226,7 +226,7 @@ public struct Compiler: Sendable {
         // Guides are kept from the record only while the vault's shape is the one it was written
         // under: every note keeps its place, kind, ID and locale. Otherwise the notes kept unread
         // are read after all, by compiling again without the record.
-        let keeping = previous.map { $0.linkSurface == linkSurface?.sha256 && $0.notes.count == notes.count } ?? false
+        let keeping = recordedSurface && previous?.notes.count == notes.count
         if previous != nil, !keeping, notes.contains(where: \.isHollow) {
             return try compile(into: sink, usingRecord: false, stamps: stamps, walk: walk)
         }
@@ -426,12 +426,8 @@ public struct Compiler: Sendable {
             origins.listings = cache.listingVersions(of: documents, serials: origins.documents, surface: surface)
         }
         var writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
-        if let previous {
-            writer.unchangedListings = unchangedListings
-            writer.previousIndexes = Dictionary(
-                previous.indexes.map { (BundleWriter.indexKey(lists: $0.lists ?? "", locale: $0.locale ?? ""), $0) },
-                uniquingKeysWith: { first, _ in first })
-        }
+        writer.unchangedListings = unchangedListings
+        writer.previousIndexes = previous?.indexes ?? []
         let layout: BundleWriter.Layout
         do {
             layout = try writer.render(

@@ -186,6 +186,6 @@ import Testing
         let removals = previousFiles.keys.filter { expected[$0] == nil }
         #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
         #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
-        #expect(OutputWriter.record(in: closing.marker) == expected)
+        #expect(OutputMarker(closing.marker).files == expected)
     }
 }

@@ -171,13 +171,13 @@ import Testing
     @Test func aMarkerOfAnEarlierLockerIsReadWithoutInputs() throws {
         let old = Data("heading\nabc 1:2:3 guides/a b/index.html\ndef - bundles/v1/x.json\n".utf8)
         #expect(
-            OutputWriter.record(in: old) == [
+            OutputMarker(old).files == [
                 "guides/a b/index.html": .init(sha256: "abc", stamp: "1:2:3", inputs: nil),
                 "bundles/v1/x.json": .init(sha256: "def", stamp: nil, inputs: nil),
             ])
         let new = Data("heading\nformat 2\nabc 1:2:3 fed guides/a b/index.html\ndef - - x.json\n".utf8)
         #expect(
-            OutputWriter.record(in: new) == [
+            OutputMarker(new).files == [
                 "guides/a b/index.html": .init(sha256: "abc", stamp: "1:2:3", inputs: "fed"),
                 "x.json": .init(sha256: "def", stamp: nil, inputs: nil),
             ])

@@ -13,13 +13,9 @@ struct BundleWriter: Sendable {
     var cache: BuildCache?
     var origins = BuildOrigins(linkSurface: 0)
     /// The kinds whose indexes list what the previous build's listed (``NoteRecord``), and that
-    /// build's index files by ``indexKey(lists:locale:)``: such an index is its file again,
-    /// neither listed nor encoded.
+    /// build's index files: such an index is its file again, neither listed nor encoded.
     var unchangedListings: Set<ContentKind> = []
-    var previousIndexes: [String: Manifest.File] = [:]
-
-    /// The key of a kind's index in a locale.
-    static func indexKey(lists kind: String, locale: String) -> String { kind + "/" + locale }
+    var previousIndexes: [Manifest.File] = []
 
     /// What ``render(documents:assets:into:progress:)`` wrote.
     struct Layout {
@@ -59,7 +55,7 @@ struct BundleWriter: Sendable {
         @Sendable func writeIndex(kind: ContentKind, locale: String) throws -> Manifest.File {
             let key = "\(kind)/\(locale)"
             if unchangedListings.contains(kind),
-                let previous = previousIndexes[Self.indexKey(lists: kind.rawValue, locale: locale)],
+                let previous = previousIndexes.first(where: { $0.lists == kind.rawValue && $0.locale == locale }),
                 try sink.keep(root + "/" + previous.path, sha256: previous.sha256)
             {
                 return previous

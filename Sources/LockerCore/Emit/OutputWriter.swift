@@ -336,11 +336,6 @@ public enum OutputWriter {
         return try encoder.encode(record)
     }
 
-    /// The files a marker lists, by path.
-    static func record(in data: Data) -> [String: RecordedFile] {
-        OutputMarker(data).files
-    }
-
     /// Every folder that holds one of `paths`, at any depth (not the root).
     static func folders(of paths: [String]) -> Set<String> {
         var folders: Set<String> = []

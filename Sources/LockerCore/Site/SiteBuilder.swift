@@ -272,15 +272,17 @@ struct SiteBuilder {
                 linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
                 sharedFiles: [iconPath, stylePath], assets: assets.states, program: sources.program)
         }
+        // Whether every page shares what the previous build's pages shared (its record says):
+        // then a page made from what the previous one was made from is that page.
+        let siteAsBefore = inputs.map { $0.site == inputSources?.previousSite } ?? false
         // Index pages: one per kind and locale, listing every document of the kind in it.
         let indexRoutes = documentKinds.flatMap { kind in
             let routes = config.locales.map { indexRoute(kind, $0) }
             return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
-            let path = Self.folder + "/" + route.path + "index.html"
-            if let inputs, let sources = inputSources, sources.unchangedListings.contains(kind),
-                sources.previousSite == inputs.site, try sink.reuseAsRecorded(path)
+            if siteAsBefore, inputSources?.unchangedListings.contains(kind) == true,
+                try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
             {
                 return
             }
@@ -327,7 +329,7 @@ struct SiteBuilder {
             let document = documents[offset]
             let route = routes[offset]
             // A kept guide's page under the previous build's site: made from what it was made from.
-            if case .kept = document, let inputs, let previous = inputSources?.previousSite, previous == inputs.site,
+            if case .kept = document, siteAsBefore,
                 try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
             {
                 return
