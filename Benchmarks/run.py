@@ -122,7 +122,7 @@ def main():
     notes = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     if not os.access(LOCKER, os.X_OK):
-        sys.exit("no release build: run `swift build -c release` first (make bench does)")
+        sys.exit("no release build: run `make bench`, which builds it")
     work = tempfile.mkdtemp(prefix="locker-bench-", dir=os.environ.get("LOCKER_BENCH_DIR"))
     try:
         vault = os.path.join(work, "vault")

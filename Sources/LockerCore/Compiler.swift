@@ -171,7 +171,8 @@ public struct Compiler: Sendable {
         let recording = cache == nil && sink.recordsInputs && program != nil
         let previous =
             recording && usingRecord
-            ? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:))
+            ? ((sink as? any NoteRecordSource)?.prefetchedNoteRecord()
+                ?? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:)))
                 .flatMap { $0.program == program && $0.config == configHash ? $0 : nil }
             : nil
 
@@ -428,16 +429,17 @@ public struct Compiler: Sendable {
         var writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
         writer.unchangedListings = unchangedListings
         writer.previousIndexes = previous?.indexes ?? []
+        /// The error a bundle that cannot be written throws.
+        @Sendable func bundleError(_ error: any Error) -> LockerError {
+            error as? LockerError ?? LockerError.io("cannot encode the bundle: \(error)")
+        }
         let layout: BundleWriter.Layout
         do {
             layout = try writer.render(
                 documents: documents, assets: assets.all, into: sink,
                 progress: ProgressCounter(progress, .bundling, total: documents.count))
-            compilation.manifest = layout.manifest
-        } catch let error as LockerError {
-            throw error
         } catch {
-            throw LockerError.io("cannot encode the bundle: \(error)")
+            throw bundleError(error)
         }
         var site = SiteBuilder(
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
@@ -451,8 +453,18 @@ public struct Compiler: Sendable {
                 linkSurface: linkSurface.sha256, program: program, bundleFiles: documentFiles.map(\.sha256),
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
-        let rendered = try site.render(
-            into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+        // The manifest is written while the site is rendered: neither needs the other.
+        let bundle = writer
+        let (manifest, rendered) = try Self.concurrently {
+            do {
+                return try bundle.writeManifest(of: layout, into: sink)
+            } catch {
+                throw bundleError(error)
+            }
+        } and: {
+            try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+        }
+        compilation.manifest = manifest
         compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total
 
@@ -494,7 +506,7 @@ public struct Compiler: Sendable {
             }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256,
-                pageSite: rendered.inputsSite ?? "", indexes: layout.manifest.files.filter { $0.kind == "index" },
+                pageSite: rendered.inputsSite ?? "", indexes: manifest.files.filter { $0.kind == "index" },
                 notes: entries)
             try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
         }
@@ -682,6 +694,25 @@ public struct Compiler: Sendable {
         stride(from: 0, to: count, by: length).map { $0..<min($0 + length, count) }
     }
 
+    /// Runs `first` on another thread while `second` runs on this one, and returns both results
+    /// once both are done; throws the first's error, else the second's.
+    static func concurrently<First: Sendable, Second>(
+        _ first: @escaping @Sendable () throws -> First, and second: () throws -> Second
+    ) throws -> (First, Second) {
+        if onOneThread { return (try first(), try second()) }
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox<First>()
+        DispatchQueue.global().async {
+            result.value = Result { try first() }
+            done.signal()
+        }
+        let secondResult = Result { try second() }
+        done.wait()
+        // Set before the signal: never nil here.
+        let firstResult = result.value ?? .failure(LockerError.io("a job of the build ended without a result"))
+        return (try firstResult.get(), try secondResult.get())
+    }
+
     /// Maps in parallel on every core, keeping the order of the input.
     static func parallelMap<Input: Sendable, Output: Sendable>(
         _ inputs: [Input], _ transform: @Sendable (Input) -> Output
@@ -746,4 +777,10 @@ private final class ContentDate: @unchecked Sendable {
         date = .some(computed)
         return computed
     }
+}
+
+/// Where a job on another thread leaves its result for ``Compiler/concurrently(_:and:)``, which
+/// reads it only after the job signalled that it is done.
+private final class ResultBox<Value>: @unchecked Sendable {
+    var value: Result<Value, any Error>?
 }

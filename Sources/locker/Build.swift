@@ -76,7 +76,7 @@ struct Build: ParsableCommand {
             throw LockerError.usage("the output folder cannot be the vault itself")
         }
         // The previous build's marker is read while the vault is walked.
-        let prefetched = OutputMarkerPrefetch(output: output)
+        let prefetched = OutputPrefetch(output: output)
         let progress = ProgressLine(timings: timings)
         let compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
@@ -100,6 +100,7 @@ struct Build: ParsableCommand {
         // Ctrl-C or a kill while building removes what was written; the output stays as it was.
         // The handlers are live before anything is written, and the transaction starts with
         // interrupts held, so none can leave its files behind.
+        prefetched.decodeNoteRecord()
         let interrupts = Interrupts()
         defer { interrupts.stop() }
         let transaction = try interrupts.holding {

@@ -56,6 +56,44 @@ import Testing
         return built
     }
 
+    /// The record read ahead (``OutputPrefetch``) is taken only while it is the file the
+    /// previous build wrote: replaced since it was read, or replaced before (so that it is not
+    /// the file the marker lists), it is read again by the build, which finds it unusable.
+    @Test func aRecordReadAheadIsTakenOnlyWhileItIsTheFileThePreviousBuildWrote() throws {
+        let (vault, _, _) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        _ = try Self.rebuild(vault, output)
+        let path = output.appendingPathComponent(NoteRecord.fileName).path
+        let bytes = try FileBytes.contents(of: path)
+
+        let prefetched = OutputPrefetch(output: output)
+        prefetched.decodeNoteRecord()
+        let read = try #require(prefetched.noteRecord())
+        #expect(read.sha256 == ContentHash.sha256Hex(bytes))
+        #expect([UInt8](read.record.encoded(reusing: nil)) == bytes)
+        do {
+            // Released at the end of the block, with the output's lock.
+            let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
+            let taken = (update as? any NoteRecordSource)?.prefetchedNoteRecord()
+            #expect(taken.map { [UInt8]($0.encoded(reusing: nil)) } == bytes)
+            update.discard()
+        }
+
+        // Replaced after it was read: not taken.
+        let early = OutputPrefetch(output: output)
+        #expect(early.noteRecord() != nil)
+        try OutputWriter.replaceFile(Data(bytes), at: path)
+        #expect(early.noteRecord() == nil)
+        // Read after it was replaced: the file in place, but not the one the marker lists.
+        let late = OutputPrefetch(output: output)
+        #expect(late.noteRecord() != nil)
+        let next = try OutputWriter.begin(replacing: output, prefetched: late)
+        let taken = (next as? any NoteRecordSource)?.prefetchedNoteRecord() != nil
+        #expect(!taken)
+        next.discard()
+    }
+
     @Test func aGuideIsKeptWhileItsNoteAndTheNotesItShowsAreUnchanged() throws {
         let (vault, anchoring, tides) = try Self.vault()
         let output = PageInputsTests.folder()

@@ -46,14 +46,14 @@ import Testing
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
         let path = output.appendingPathComponent(OutputWriter.marker).path
-        #expect(OutputMarkerPrefetch(output: output).marker() == nil, "no marker")
+        #expect(OutputPrefetch(output: output).marker() == nil, "no marker")
         try OutputWriter.replaceFile(Data("h\nformat 2\na 1 - x.json\n".utf8), at: path)
-        let prefetched = OutputMarkerPrefetch(output: output)
+        let prefetched = OutputPrefetch(output: output)
         #expect(prefetched.marker()?["x.json"]?.sha256 == "a")
         #expect(prefetched.marker()?["x.json"]?.sha256 == "a", "asked twice")
         try OutputWriter.replaceFile(Data("h\nformat 2\nb 1 - x.json\n".utf8), at: path)
         #expect(prefetched.marker() == nil, "replaced since")
-        let again = OutputMarkerPrefetch(output: output)
+        let again = OutputPrefetch(output: output)
         #expect(again.marker()?["x.json"]?.sha256 == "b")
     }
 

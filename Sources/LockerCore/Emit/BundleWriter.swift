@@ -17,9 +17,9 @@ struct BundleWriter: Sendable {
     var unchangedListings: Set<ContentKind> = []
     var previousIndexes: [Manifest.File] = []
 
-    /// What ``render(documents:assets:into:progress:)`` wrote.
-    struct Layout {
-        var manifest: Manifest
+    /// What ``render(documents:assets:into:progress:)`` wrote: every file of the bundle but the
+    /// manifest and `_headers`, which ``writeManifest(of:into:)`` writes.
+    struct Layout: Sendable {
         /// Every file written, in the order written: the indexes, the documents, the assets.
         fileprivate var written: [Manifest.File]
         /// Where the documents' files start in `written`, and how many there are.
@@ -30,7 +30,8 @@ struct BundleWriter: Sendable {
         var documentFiles: [Manifest.File] { Array(written[documents]) }
     }
 
-    /// Writes every file of the bundle into `sink` as it is encoded, and returns the manifest.
+    /// Writes every file of the bundle but the manifest into `sink` as it is encoded: the
+    /// indexes, the documents and the assets.
     func render(
         documents: [Document], assets: [AssetCatalog.Asset], into sink: some OutputSink,
         progress: ProgressCounter? = nil
@@ -146,24 +147,31 @@ struct BundleWriter: Sendable {
                     asset.data, folder: "", kind: "asset", locale: nil, id: nil, lists: nil, name: asset.bundlePath,
                     sha256: asset.sha256))
         }
-        let unsorted = entries
-        entries = unsorted.map(\.path).utf8SortedOffsets().map { unsorted[$0] }
+        return Layout(written: entries, documents: documentRange)
+    }
+
+    /// Writes the manifest of the files `layout` holds, and the `_headers` file for the host, into
+    /// `sink`; returns the manifest. Needs nothing of the site: a build writes it while the site
+    /// is rendered.
+    func writeManifest(of layout: Layout, into sink: some OutputSink) throws -> Manifest {
+        let root = BundleSchema.folder
+        let unsorted = layout.written
+        let entries = unsorted.map(\.path).utf8SortedOffsets().map { unsorted[$0] }
         let manifest = Manifest(
             schemaVersion: BundleSchema.version,
             contentVersion: Manifest.contentVersion(of: entries),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: entries)
         // The manifest's 10,000 files are written in runs on every core, then joined in order.
-        let files = entries
-        let runs = Compiler.parallelMap(Compiler.runs(of: files.count, length: 1024)) { range in
-            CanonicalJSONWriter.run(of: files[range], capacity: range.count * 320)
+        let runs = Compiler.parallelMap(Compiler.runs(of: entries.count, length: 1024)) { range in
+            CanonicalJSONWriter.run(of: entries[range], capacity: range.count * 320)
         }
         let encodedFiles = CanonicalJSONWriter.EncodedArray(runs: runs)
         var writer = CanonicalJSONWriter(capacity: runs.reduce(1024) { $0 + $1.count + 1 })
         manifest.write(to: &writer, files: encodedFiles)
         try sink.write(OutputFile(path: root + "/manifest.json", data: Data(writer.bytes + [0x0A])))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
-        return Layout(manifest: manifest, written: unsorted, documents: documentRange)
+        return manifest
     }
 
     /// A content-addressed file's path in the bundle folder: named by its hash.

@@ -25,7 +25,7 @@ extension OutputWriter {
     /// Against the staging folder's two renames (``Staging``), a reader can see some pages of the
     /// new build beside pages of the old one for the few milliseconds of the commit; in exchange
     /// an edit costs a file system operation per changed file, not one per file of the output.
-    public final class Update: OutputTransaction, @unchecked Sendable {
+    public final class Update: OutputTransaction, NoteRecordSource, @unchecked Sendable {
         /// The output folder, which holds the previous build.
         public let output: URL
         /// The previous build's files, from its marker.
@@ -40,11 +40,14 @@ extension OutputWriter {
 
         /// The previous files looked at ahead of the build (``OutputSurvey``).
         private let survey: OutputSurvey
+        /// The previous build's files read ahead of the build, when they were.
+        private let prefetched: OutputPrefetch?
 
-        init(output: URL, previous: OutputMarker, lock: OutputLock? = nil) {
+        init(output: URL, previous: OutputMarker, lock: OutputLock? = nil, prefetched: OutputPrefetch? = nil) {
             self.output = output
             self.previousFiles = previous
             self.lock = lock
+            self.prefetched = prefetched
             ledger = OutputLedger(previous: previous)
             folders = FolderMaker(root: output.path)
             survey = OutputSurvey(output: output.path, marker: previous)
@@ -92,6 +95,13 @@ extension OutputWriter {
                 previousFiles.hasSHA256(ContentHash.sha256Hex(bytes), at: line)
             else { return nil }
             return bytes
+        }
+
+        func prefetchedNoteRecord() -> NoteRecord? {
+            guard let (record, sha256) = prefetched?.noteRecord(), let line = intact(NoteRecord.fileName),
+                previousFiles.hasSHA256(sha256, at: line)
+            else { return nil }
+            return record
         }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {

@@ -32,7 +32,7 @@ public enum OutputWriter {
     /// and every file it wrote is still there; nil otherwise, and while another build writes
     /// into the folder (whose record may be about to change).
     public static func upToDate(
-        _ output: URL, fingerprint: BuildFingerprint, prefetched: OutputMarkerPrefetch? = nil
+        _ output: URL, fingerprint: BuildFingerprint, prefetched: OutputPrefetch? = nil
     ) -> BuildRecord? {
         let output = output.standardizedFileURL
         // Held, shared, while the folder is read: a build that commits meanwhile could leave
@@ -70,7 +70,7 @@ public enum OutputWriter {
     /// The output folder stays locked until the transaction is released (``OutputLock``): a
     /// second build into it throws rather than interleave its files with this one's.
     public static func begin(
-        replacing output: URL, prefetched: OutputMarkerPrefetch? = nil
+        replacing output: URL, prefetched: OutputPrefetch? = nil
     ) throws -> any OutputTransaction {
         let output = output.standardizedFileURL
         let lock = try OutputLock(for: output)
@@ -83,7 +83,7 @@ public enum OutputWriter {
             staging.lock = lock
             return staging
         }
-        return Update(output: output, previous: previous, lock: lock)
+        return Update(output: output, previous: previous, lock: lock, prefetched: prefetched)
     }
 
     /// Cleans up after a first build, or a swap, that was killed (SIGKILL, a power cut) beside
@@ -112,7 +112,7 @@ public enum OutputWriter {
     /// The files the previous build in `output` lists, from its marker; nil when there is no
     /// folder. Throws when `output` must not be replaced: a symbolic link, a file, or a folder of
     /// files that no build wrote.
-    static func previousFiles(of output: URL, prefetched: OutputMarkerPrefetch? = nil) throws -> OutputMarker? {
+    static func previousFiles(of output: URL, prefetched: OutputPrefetch? = nil) throws -> OutputMarker? {
         let fileManager = FileManager.default
         var link = stat()
         if lstat(output.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
