@@ -114,13 +114,13 @@ public struct Compiler: Sendable {
     ///   in between is built as it was then, or read as it is now under its earlier stamp;
     ///   either way the next fingerprint and build see the new stamp.
     public func compile(into sink: some OutputSink, taking fingerprint: BuildFingerprint? = nil) throws -> Compilation {
-        try compile(into: sink, usingRecord: true, stamps: fingerprint?.stamps ?? [:], walk: fingerprint?.walk)
+        try compile(into: sink, usingRecord: true, walk: fingerprint?.walk)
     }
 
     /// Compiles into `sink`, keeping guides from the previous build's ``NoteRecord`` when
     /// `usingRecord` and the sink has one that holds for this build.
     private func compile(
-        into sink: some OutputSink, usingRecord: Bool, stamps: [String: FileStamp], walk: VaultWalk? = nil
+        into sink: some OutputSink, usingRecord: Bool, walk: VaultWalk? = nil
     ) throws -> Compilation {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -155,6 +155,7 @@ public struct Compiler: Sendable {
             }
         }
 
+        if emit { TemplateSet.parseDefaultsAhead() }
         progress?.update(.scanning, done: 0, total: 0)
         // Scan.
         let scanner = VaultScanner(
@@ -182,8 +183,7 @@ public struct Compiler: Sendable {
 
         // Parse, in parallel.
         let parsed = parseNotes(
-            listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording,
-            known: stamps)
+            listing.notes, config: config, configHash: configHash, previous: previous, hashing: recording)
         var notes: [ParsedNote] = []
         // Each note's content hash ("" when not hashed), by its place in `notes`.
         var noteHashes: [String] = []
@@ -229,7 +229,7 @@ public struct Compiler: Sendable {
         // are read after all, by compiling again without the record.
         let keeping = recordedSurface && previous?.notes.count == notes.count
         if previous != nil, !keeping, notes.contains(where: \.isHollow) {
-            return try compile(into: sink, usingRecord: false, stamps: stamps, walk: walk)
+            return try compile(into: sink, usingRecord: false, walk: walk)
         }
         // Each note's content hash by its place, what built results are traced and kept by.
         let currentHashes = cache != nil || recording ? noteHashes : []
@@ -447,10 +447,9 @@ public struct Compiler: Sendable {
             assets: assets, cache: cache, origins: origins)
         site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
         // Without a way to tell this program from the next, pages are always rendered.
-        let documentFiles = sink.recordsInputs ? layout.documentFiles : []
         if sink.recordsInputs, let linkSurface, let program {
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: linkSurface.sha256, program: program, bundleFiles: documentFiles.map(\.sha256),
+                linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
         // The manifest is written while the site is rendered: neither needs the other.
@@ -470,21 +469,24 @@ public struct Compiler: Sendable {
 
         // The record the next build keeps guides by.
         if recording, let program, let linkSurface {
-            // Each guide's index entry and bundle file, by its note's place.
-            var guideFiles = [(entry: ContentIndex.Entry, file: Manifest.File)?](repeating: nil, count: notes.count)
+            // Each guide's document, by its note's place: its index entry is copied out only
+            // for a guide built again.
+            var guideOffsets = [Int?](repeating: nil, count: notes.count)
             for (offset, document) in documents.enumerated() where document.kind == .guide {
                 let place = documentPlaces[offset]
-                guard place >= 0, place < guideFiles.count else { continue }
-                guideFiles[place] = (document.indexEntry, documentFiles[offset])
+                guard place >= 0, place < guideOffsets.count else { continue }
+                guideOffsets[place] = offset
             }
-            let (guides, notes, fileStamps, parseDiagnostics) = (guideFiles, notes, fileStamps, parseDiagnostics)
+            let (guides, notes, documents) = (guideOffsets, notes, documents)
+            let (fileStamps, parseDiagnostics) = (fileStamps, parseDiagnostics)
             let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
                 let stamp = noteIndex < fileStamps.count ? fileStamps[noteIndex] : nil
                 var entry = NoteRecord.Entry(
                     path: note.path, stamp: stamp.flatMap { $0.changedSeconds < settled ? $0 : nil },
                     sha256: currentHashes[noteIndex])
-                if note.kind == .guide, let (indexEntry, file) = guides[noteIndex] {
+                if note.kind == .guide, let offset = guides[noteIndex], offset < layout.documentCount {
+                    let file = layout.documentFile(offset)
                     let result = built[noteIndex]
                     // A guide kept unread, with the bundle file it had: the record's own, as it was.
                     if case .kept(let kept)? = result.document, file.sha256 == kept.bundleSHA256,
@@ -499,7 +501,8 @@ public struct Compiler: Sendable {
                         frontmatterID: note.frontmatter.id, frontmatterKind: note.frontmatter.kind?.rawValue,
                         frontmatterType: note.frontmatter.type,
                         parseDiagnostics: noteIndex < parseDiagnostics.count ? parseDiagnostics[noteIndex] : [],
-                        diagnostics: result.diagnostics, reads: result.reads, assets: result.assets, entry: indexEntry,
+                        diagnostics: result.diagnostics, reads: result.reads, assets: result.assets,
+                        entry: documents[offset].indexEntry,
                         bundleSHA256: file.sha256, bundleSize: file.size)
                 }
                 return entry
@@ -509,7 +512,10 @@ public struct Compiler: Sendable {
                 pageSite: rendered.inputsSite ?? "", indexes: manifest.files.filter { $0.kind == "index" },
                 notes: entries)
             try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
+            if cache == nil { compilation.workingSet.append(record) }
         }
+        // Kept to exit too, as the notes are: freeing 10,000 files' entries takes milliseconds.
+        if cache == nil { compilation.workingSet.append(layout) }
         return compilation
     }
 
@@ -528,8 +534,7 @@ public struct Compiler: Sendable {
     /// when the record does. A guide the previous build's record holds with the same stamp, or
     /// the same content hash, is not parsed: it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
     private func parseNotes(
-        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool,
-        known: [String: FileStamp]
+        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool
     ) -> [(note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)] {
         let parser = NoteParser(config: config)
         let cache = self.cache
@@ -537,9 +542,18 @@ public struct Compiler: Sendable {
         // A file whose stamp is unchanged is not read again, unless it changed just before it
         // was last read: a save in the same clock tick keeps its stamp.
         let settled = time(nil) - (cache?.settlingTime ?? 0)
-        let recorded = Dictionary(
-            (previous?.notes ?? []).enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
-            uniquingKeysWith: { first, _ in first })
+        // Each note's entry in the record: at its own place while the vault lists the notes the
+        // record does, in its order (the shape a record is kept under); else looked up by path.
+        let recordedNotes = previous?.notes ?? []
+        let aligned =
+            recordedNotes.count == files.count
+            && zip(recordedNotes, files).allSatisfy { $0.path.utf8.elementsEqual($1.path.utf8) }
+        let recorded =
+            aligned
+            ? [:]
+            : Dictionary(
+                recordedNotes.enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
+                uniquingKeysWith: { first, _ in first })
         /// The note as the record keeps it, unread, when it has the recorded hash.
         @Sendable func hollow(_ file: VaultFile, _ entry: NoteRecord.Entry?, sha256: String, stamp: FileStamp?)
             -> (note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)?
@@ -547,16 +561,17 @@ public struct Compiler: Sendable {
             guard let entry, let guide = entry.guide, entry.sha256 == sha256 else { return nil }
             return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, sha256, stamp)
         }
-        return Self.parallelMap(files) { file in
+        return Self.parallelMap(Array(files.indices)) { place in
             defer { parsing.tick() }
-            let stamp = cache != nil || hashing ? known[file.absolutePath] ?? FileStamp(path: file.absolutePath) : nil
+            let file = files[place]
+            let stamp = cache != nil || hashing ? file.stamp ?? FileStamp(path: file.absolutePath) : nil
             if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
                 let cached = cache.parses.lookup(
                     BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
             {
                 return (cached.0, cached.1, known.sha256, stamp)
             }
-            let entry = recorded[file.path].flatMap { previous?.notes[$0] }
+            let entry = aligned ? recordedNotes[place] : recorded[file.path].map { recordedNotes[$0] }
             if let entry, let stamp, entry.stamp == stamp, let kept = hollow(file, entry, sha256: entry.sha256, stamp: stamp) {
                 return kept
             }

@@ -100,7 +100,6 @@ struct Build: ParsableCommand {
         // Ctrl-C or a kill while building removes what was written; the output stays as it was.
         // The handlers are live before anything is written, and the transaction starts with
         // interrupts held, so none can leave its files behind.
-        prefetched.decodeNoteRecord()
         let interrupts = Interrupts()
         defer { interrupts.stop() }
         let transaction = try interrupts.holding {

@@ -68,7 +68,6 @@ import Testing
         let bytes = try FileBytes.contents(of: path)
 
         let prefetched = OutputPrefetch(output: output)
-        prefetched.decodeNoteRecord()
         let read = try #require(prefetched.noteRecord())
         #expect(read.sha256 == ContentHash.sha256Hex(bytes))
         #expect([UInt8](read.record.encoded(reusing: nil)) == bytes)
@@ -168,7 +167,7 @@ import Testing
         var compiler = Compiler(vault: vault.root, environment: IncrementalBuildTests.environment)
         compiler.settlingTime = -1
         let fingerprint = BuildFingerprint(compiler: compiler, settings: [])
-        #expect(fingerprint.stamps.count == 4)
+        #expect(fingerprint.walk?.files.count == 4)
         try vault.write("guides/weather.md", Data("---\nid: weather\n---\nFog comes with a warm front.\n".utf8))
         let built = try {
             let transaction = try OutputWriter.begin(replacing: output)

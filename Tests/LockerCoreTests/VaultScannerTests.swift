@@ -137,6 +137,16 @@ import Testing
             #expect(walk.files[decomposed.absolutePath] != nil)
         }
         #expect(listings[0].notes == listings[1].notes && listings[0].assets == listings[1].assets)
+        // The walk's listing carries each regular file's stamp, which the build takes rather than
+        // a `stat` of its own; a link's, and every file's from a scan, is looked up when read.
+        for file in listings[1].notes + listings[1].assets {
+            var status = stat()
+            #expect(lstat(file.absolutePath, &status) == 0)
+            let isLink = status.st_mode & S_IFMT == S_IFLNK
+            #expect(file.stamp == (isLink ? nil : FileStamp(status)), "\(file.path)")
+        }
+        #expect(listings[1].notes.contains { $0.stamp == nil } && listings[1].notes.contains { $0.stamp != nil })
+        #expect(listings[0].notes.allSatisfy { $0.stamp == nil })
         let warnings = listings.map { $0.diagnostics.sorted(by: Diagnostic.ordered) }
         #expect(warnings[0] == warnings[1])
         // A walk that did not leave out the same folders is not taken.

@@ -17,10 +17,6 @@ import LockerKit
 public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// The SHA-256 of the stamps, in hex.
     public var hex: String
-    /// The stamps of the vault's regular files it was made from, by absolute path: what the
-    /// build it was taken for reads instead of a `stat` per note
-    /// (``Compiler/compile(into:taking:)``). Neither saved nor compared.
-    var stamps: [String: FileStamp] = [:]
     /// The vault's folders the walk entered, absolute, the vault's own first: what a watcher
     /// watches (``files(in:skipping:)``). Neither saved nor compared.
     public internal(set) var folders: [String] = []
@@ -37,12 +33,11 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     public static func == (lhs: BuildFingerprint, rhs: BuildFingerprint) -> Bool { lhs.hex == rhs.hex }
 
     /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
-    /// to see that something was saved, added, renamed or removed. The stamps stay with it, for
+    /// to see that something was saved, added, renamed or removed. The walk stays with it, for
     /// the build the watcher starts when it changed.
     public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
         let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
         var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(walk.record))
-        fingerprint.stamps = walk.files
         fingerprint.folders = walk.folders
         fingerprint.walk = walk
         return fingerprint
@@ -72,7 +67,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         return Bundle.main.executablePath
     }()
 
-    /// The stamps of the vault's files taken on the way stay with it (``stamps``), for the build
+    /// The walk of the vault's files stays with it (``walk``), with their stamps, for the build
     /// it is taken for.
     ///
     /// - Parameters:
@@ -85,7 +80,6 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         if let program = Self.program { lines.append(program) }
         let walk = VaultScanner.walk(
             root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
-        stamps = walk.files
         self.walk = walk
         // The settings as lines, a zero byte (which no line holds), then the vault's files.
         hex = ContentHash.sha256Hex(Array(lines.joined(separator: "\n").utf8) + [0] + walk.record)

@@ -25,9 +25,14 @@ struct BundleWriter: Sendable {
         /// Where the documents' files start in `written`, and how many there are.
         fileprivate var documents: Range<Int>
 
-        /// Each document's bundle file, by the document's place: copied out when asked for (a
-        /// build into memory does not ask).
-        var documentFiles: [Manifest.File] { Array(written[documents]) }
+        /// How many documents have a bundle file.
+        var documentCount: Int { documents.count }
+
+        /// The bundle file of the document at `offset` among the documents.
+        func documentFile(_ offset: Int) -> Manifest.File { written[documents.lowerBound + offset] }
+
+        /// Each document's bundle file's SHA-256, by the document's place.
+        var documentSHA256s: [String] { written[documents].map(\.sha256) }
     }
 
     /// Writes every file of the bundle but the manifest into `sink` as it is encoded: the

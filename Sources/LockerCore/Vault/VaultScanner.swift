@@ -14,6 +14,18 @@ struct VaultFile: Sendable, Hashable {
     /// Where it is on disk: the vault's standardized path and `/`, then the file's path as
     /// listed (a plain string: a `URL` per file was a third of a scan's time).
     var absolutePath: String
+    /// The stamp a walk found the file with (``VaultWalk``), which a build takes instead of a
+    /// `stat` of its own; nil from a scan, and for a link. Not part of the file's identity.
+    var stamp: FileStamp? = nil
+
+    static func == (lhs: VaultFile, rhs: VaultFile) -> Bool {
+        lhs.path == rhs.path && lhs.absolutePath == rhs.absolutePath
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(absolutePath)
+    }
 }
 
 /// What a scan of the vault found: the notes, the other files links may point at, and problems.
@@ -116,7 +128,7 @@ struct VaultScanner: Sendable {
             if entry.isLink, !Self.readsLink(at: entry.absolute, path: path, rootPath: rootPath, into: &listing) {
                 continue
             }
-            listing.add(VaultFile(path: path, absolutePath: entry.absolute))
+            listing.add(VaultFile(path: path, absolutePath: entry.absolute, stamp: entry.stamp))
         }
         listing.sort()
         return listing
@@ -195,9 +207,6 @@ struct VaultWalk: Sendable {
     /// hashes. A path is followed by a zero byte, a tag, and the stamp's six numbers (a link's
     /// own and its target's), 8 bytes each: no text is made per file.
     var record: [UInt8]
-    /// The stamp of each regular file by its absolute path: what a build that follows can take
-    /// instead of a `stat` of its own.
-    var files: [String: FileStamp]
     /// The folders it entered, the vault's own first, as absolute paths: what a watcher watches.
     var folders: [String] = []
     /// The regular files and the links it found, in the order found: what a build that follows
@@ -213,6 +222,13 @@ struct VaultWalk: Sendable {
         var absolute: String
         /// A symbolic link to a file, not a regular file.
         var isLink: Bool
+        /// A regular file's stamp; nil for a link.
+        var stamp: FileStamp?
+    }
+
+    /// The stamp of each regular file by its absolute path.
+    var files: [String: FileStamp] {
+        Dictionary(entries.compactMap { entry in entry.stamp.map { (entry.absolute, $0) } }, uniquingKeysWith: { $1 })
     }
 }
 
@@ -255,9 +271,7 @@ extension VaultScanner {
         let runs = Compiler.parallelMap(Compiler.runs(of: files.count, length: 512)) { run in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(run.count * 120)
-            var stamps: [(Int, FileStamp)] = []
-            stamps.reserveCapacity(run.count)
-            var listed: [(Int, Bool)] = []
+            var listed: [(Int, FileStamp?)] = []
             listed.reserveCapacity(run.count)
             for index in run {
                 let (relative, absolute) = files[index]
@@ -273,14 +287,13 @@ extension VaultScanner {
                 case S_IFLNK:
                     // A link counts by what it leads to (a scan reads only links to files); every
                     // link is listed, so that one leading out of the vault is warned about.
-                    listed.append((index, true))
+                    listed.append((index, nil))
                     var status = stat()
                     guard stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
                     (tag, target) = (.link, FileStamp(status))
                 case S_IFREG:
                     tag = .regular
-                    stamps.append((index, stamp))
-                    listed.append((index, false))
+                    listed.append((index, stamp))
                 default:
                     tag = .other
                 }
@@ -289,18 +302,16 @@ extension VaultScanner {
                 stamp.append(to: &bytes)
                 target?.append(to: &bytes)
             }
-            return (bytes, stamps, listed)
+            return (bytes, listed)
         }
-        var walk = VaultWalk(record: [], files: [:], folders: folders, skipped: skipping)
+        var walk = VaultWalk(record: [], folders: folders, skipped: skipping)
         walk.record.reserveCapacity(runs.reduce(0) { $0 + $1.0.count })
-        walk.files.reserveCapacity(files.count)
         walk.entries.reserveCapacity(files.count)
-        for (bytes, stamps, listed) in runs {
+        for (bytes, listed) in runs {
             walk.record += bytes
-            for (index, stamp) in stamps { walk.files[files[index].absolute] = stamp }
-            for (index, isLink) in listed {
+            for (index, stamp) in listed {
                 let (relative, absolute) = files[index]
-                walk.entries.append(.init(relative: relative, absolute: absolute, isLink: isLink))
+                walk.entries.append(.init(relative: relative, absolute: absolute, isLink: stamp == nil, stamp: stamp))
             }
         }
         return walk
