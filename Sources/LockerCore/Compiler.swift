@@ -20,6 +20,18 @@ public struct Compilation: Sendable {
     public var keptGuides: [String] {
         documents.compactMap { if case .kept(let kept) = $0 { kept.id } else { nil } }
     }
+    /// How many documents of `kind` there are, each ID counted once whatever its locales: the
+    /// documents are sorted by kind and ID, so an ID's versions are side by side.
+    public func idCount(of kind: ContentKind) -> Int {
+        var count = 0
+        var last: String?
+        for document in documents where document.kind == kind {
+            let id = document.id
+            if id != last { count += 1 }
+            last = id
+        }
+        return count
+    }
     /// The checklists built, sorted by ID and locale.
     public var checklists: [Checklist] {
         documents.compactMap { if case .checklist(let checklist) = $0 { checklist } else { nil } }

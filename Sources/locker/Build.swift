@@ -135,14 +135,11 @@ struct Build: ParsableCommand {
             throw ExitCode(1)
         }
         let locales = manifest.locales.joined(separator: ", ")
-        func count(_ ids: [String], _ noun: String) -> String {
-            let unique = Set(ids).count
+        func count(_ kind: ContentKind, _ noun: String) -> String {
+            let unique = compilation.idCount(of: kind)
             return "\(unique) \(noun)\(unique == 1 ? "" : "s")"
         }
-        let documents = [
-            count(compilation.guides.map(\.id) + compilation.keptGuides, "guide"), count(compilation.checklists.map(\.id), "checklist"),
-            count(compilation.decks.map(\.id), "deck"),
-        ]
+        let documents = [count(.guide, "guide"), count(.checklist, "checklist"), count(.deck, "deck")]
         let summary =
             "Built \(documents[0]), \(documents[1]) and \(documents[2]) in \(locales) into \(out)/\(BundleSchema.folder): "
             + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)); "

@@ -93,6 +93,25 @@ import Testing
         next.discard()
     }
 
+    /// A document is counted once whatever its languages, built or kept: what `locker build`
+    /// says it built.
+    @Test func aGuideIsCountedOnceInEveryLanguageBuiltOrKept() throws {
+        let vault = try TestVault([
+            "locker.yml": "locales: [en, ru]\n",
+            "guides/anchoring.md": "## Chain\n", "guides/anchoring.ru.md": "## Цепь\n",
+            "guides/knots.md": "## Bowline\n", "guides/tides.ru.md": "## Приливы\n",
+            "checklists/daily.md": "---\nkind: checklist\n---\n## Deck\n- [ ] Hatches\n",
+        ])
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        let first = try Self.rebuild(vault, output)
+        #expect(first.guides.count == 4 && first.keptGuides.isEmpty)
+        #expect(first.idCount(of: .guide) == 3 && first.idCount(of: .checklist) == 1 && first.idCount(of: .deck) == 0)
+        let again = try Self.rebuild(vault, output)
+        #expect(again.keptGuides.count == 4)
+        #expect(again.idCount(of: .guide) == 3)
+    }
+
     @Test func aGuideIsKeptWhileItsNoteAndTheNotesItShowsAreUnchanged() throws {
         let (vault, anchoring, tides) = try Self.vault()
         let output = PageInputsTests.folder()

@@ -222,7 +222,13 @@ struct SiteBuilder {
             Self.alternates(routes)
         }
         let tables = siteTables()
-        let (documentsByKey, routes, alternatesOf) = (tables.documentsByKey, tables.routes, tables.alternatesOf)
+        let (documentsByKey, routes) = (tables.documentsByKey, tables.routes)
+        /// The routes of a document's language versions, by locale.
+        @Sendable func alternatesOf(_ offset: Int) -> [String: String] {
+            Self.alternates(tables.versions(of: offset).map { routes[$0] })
+        }
+        // Only a sitemap lists a page's language versions: without one they are not looked up.
+        let listsAlternates = baseURL != nil
         let linkTarget = { @Sendable (target: LinkTarget, locale: String) -> String? in
             guard case .document(let kind, let id, _, let anchor) = target else { return nil }
             var path: String?
@@ -334,7 +340,7 @@ struct SiteBuilder {
             {
                 return
             }
-            let alternates = alternatesOf[offset]
+            let alternates = alternatesOf(offset)
             let image = rootImages[document.locale] ?? nil
             let bundleFiles = inputSources?.bundleFiles ?? []
             let pageInputs = inputs.flatMap { inputs -> String? in
@@ -357,7 +363,7 @@ struct SiteBuilder {
         // rendered with them it runs beside them rather than alone after them.
         let jobs = indexRoutes.indices.map(PageJob.index) + documents.indices.map(PageJob.document)
         let rendered = Compiler.parallelMap(jobs) {
-            job -> (route: Route, alternates: [String: String], written: Result<Void, any Error>) in
+            job -> (route: Route, alternates: [String: String]?, written: Result<Void, any Error>) in
             switch job {
             case .index(let offset):
                 let index = indexRoutes[offset]
@@ -367,14 +373,15 @@ struct SiteBuilder {
                 )
             case .document(let offset):
                 defer { progress?.tick() }
-                return (routes[offset], alternatesOf[offset], Result { try renderDocument(offset) })
+                let written = Result { try renderDocument(offset) }
+                return (routes[offset], listsAlternates ? alternatesOf(offset) : nil, written)
             }
         }
         // The sitemap and `_headers` sort what is listed: the order rendered in does not matter.
         for (route, alternate, written) in rendered {
             try written.get()
             htmlPaths.append(route.path)
-            listed.append((route.path, route.locale, alternate))
+            if let alternate { listed.append((route.path, route.locale, alternate)) }
         }
         if pages.isEmpty {
             let routes = config.locales.map { Route(path: prefix($0), locale: $0) }
@@ -436,7 +443,8 @@ struct SiteBuilder {
     /// under the same settings, so taken from the last build's when they do (`serve`).
     private func siteTables() -> SiteTables {
         let documents = self.documents
-        let keys = documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
+        // What the tables are kept by, for the next build in this process.
+        let keys = cache == nil ? [] : documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
         if let cache, let last = cache.siteTables(for: origins.linkSurface),
             last.keys.count == keys.count,
             zip(last.keys, keys).allSatisfy({ old, new in
@@ -451,13 +459,7 @@ struct SiteBuilder {
             DocumentKey(kind: documents[$0].kind, id: documents[$0].id)
         }
         let routes = documents.map { route(of: $0) }
-        var alternatesOf = [[String: String]](repeating: [:], count: documents.count)
-        for versions in documentsByKey.values {
-            let alternate = Self.alternates(versions.map { routes[$0] })
-            for offset in versions { alternatesOf[offset] = alternate }
-        }
-        let tables = SiteTables(
-            keys: keys, documentsByKey: documentsByKey, routes: routes, alternatesOf: alternatesOf)
+        let tables = SiteTables(keys: keys, documentsByKey: documentsByKey, routes: routes)
         if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
         return tables
     }
@@ -539,24 +541,33 @@ struct DocumentKey: Hashable {
     var id: String
 }
 
-/// What the site's pages are laid out by: each document's language versions (by ``DocumentKey``),
-/// its route, and its versions' routes by locale; with the documents' kinds, IDs and locales
-/// they were made from. Kept by ``BuildCache`` for the next build.
+/// What the site's pages are laid out by: each document's language versions (by ``DocumentKey``)
+/// and its route; with the documents' kinds, IDs and locales they were made from, when they are
+/// kept by ``BuildCache`` for the next build.
 final class SiteTables: Sendable {
     let keys: [(kind: ContentKind, id: String, locale: String)]
     let documentsByKey: [DocumentKey: [Int]]
     let routes: [SiteBuilder.Route]
-    let alternatesOf: [[String: String]]
+    /// Each document's language versions (offsets in `documentsByKey`'s lists), by offset.
+    private let versionsOf: [[Int]]
 
     init(
         keys: [(kind: ContentKind, id: String, locale: String)], documentsByKey: [DocumentKey: [Int]],
-        routes: [SiteBuilder.Route], alternatesOf: [[String: String]]
+        routes: [SiteBuilder.Route]
     ) {
         self.keys = keys
         self.documentsByKey = documentsByKey
         self.routes = routes
-        self.alternatesOf = alternatesOf
+        // Each list shared by its versions, not copied.
+        var versionsOf = [[Int]](repeating: [], count: routes.count)
+        for versions in documentsByKey.values {
+            for offset in versions where offset < versionsOf.count { versionsOf[offset] = versions }
+        }
+        self.versionsOf = versionsOf
     }
+
+    /// The offsets of the language versions of the document at `offset`, itself among them.
+    func versions(of offset: Int) -> [Int] { offset < versionsOf.count ? versionsOf[offset] : [offset] }
 }
 
 /// A page rendered in the site's parallel pass: an index page, or a document's page, by offset.
