@@ -13,6 +13,7 @@ import LockerKit
 /// `locker build`: check the vault, then write its bundles.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Check a vault and write its bundles into the output folder.",
         discussion: """
             Writes <out>/bundles/v1/manifest.json, one content-addressed JSON file per document, \

@@ -44,6 +44,7 @@ struct CharterCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a charter.",
             discussion: "Example: locker charter create 'Split, June' --start 2027-06-05 --end 2027-06-12 --yacht Lara")
 
@@ -64,7 +65,7 @@ struct CharterCommand: ParsableCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a charter's fields.")
+        static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a charter's fields.")
 
         @Argument(help: "The charter: name or ID.")
         var charter: String
@@ -90,7 +91,7 @@ struct CharterCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List charters, by start date.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List charters, by start date.")
 
         @Flag(help: "Include archived charters.")
         var all = false
@@ -125,6 +126,7 @@ struct CharterCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a charter and the progress of its checklist runs.")
 
         @Argument(help: "The charter: name or ID. The active charter when left out.")
@@ -168,6 +170,7 @@ struct CharterCommand: ParsableCommand {
 
     struct Archive: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "archive",
             abstract: "Archive a charter: it is kept with its checklists, but no longer listed or active.")
 
         @Argument(help: "The charter: name or ID.")

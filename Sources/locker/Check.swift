@@ -7,6 +7,7 @@ extension DiagnosticPrinter.Format: ExpressibleByArgument {}
 /// `locker check`: validation for CI, writing nothing.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check a vault and report every problem; writes nothing.",
         discussion: """
             Prints each problem as 'path:line:col: severity: message [code]'. Use --format github \

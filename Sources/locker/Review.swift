@@ -6,6 +6,7 @@ import LockerKit
 /// `locker review`: today's flashcards from a bundle, with progress in the database.
 struct Review: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "review",
         abstract: "Review today's flashcards: due cards first, then new ones.",
         discussion: """
             On a terminal: Enter shows the answer, 1–4 grade it (again, hard, good, easy), \

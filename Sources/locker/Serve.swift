@@ -6,6 +6,7 @@ import LockerServer
 /// `locker serve`: the site and the bundles on localhost, rebuilt and reloaded on every save.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the vault's site and bundles on localhost, rebuilding on every save.",
         discussion: """
             Builds the vault into memory (nothing is written to disk) and serves the site at / and \

@@ -5,6 +5,7 @@ import LockerKit
 /// `locker stats`: where each deck stands today.
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Show, for each deck and in total, the cards due today, new, learning and mastered.",
         discussion: """
             Due: reviewed before and due today or earlier. New: never reviewed. Learning: an \

@@ -6,12 +6,7 @@ import LockerKit
 /// file. The guide itself is built only if a stage needs it whole: when its bundle file or its
 /// page in the output is not the one the previous build wrote.
 final class KeptDocument: Sendable {
-    let id: String
-    let locale: String
     let source: String
-    let indexEntry: ContentIndex.Entry
-    let bundleSHA256: String
-    let bundleSize: Int
     /// What the record kept of the guide: the next record keeps it as it is.
     let guide: NoteRecord.KeptGuide
     private let build: @Sendable () throws -> Document
@@ -19,15 +14,17 @@ final class KeptDocument: Sendable {
     init(
         source: String, guide: NoteRecord.KeptGuide, build: @escaping @Sendable () throws -> Document
     ) {
-        id = guide.id
-        locale = guide.locale
         self.source = source
-        indexEntry = guide.entry
-        bundleSHA256 = guide.bundleSHA256
-        bundleSize = guide.bundleSize
         self.guide = guide
         self.build = build
     }
+
+    // Read from the record's guide when asked: a build keeps 10,000 of them and asks few.
+    var id: String { guide.id }
+    var locale: String { guide.locale }
+    var indexEntry: ContentIndex.Entry { guide.entry }
+    var bundleSHA256: String { guide.bundleSHA256 }
+    var bundleSize: Int { guide.bundleSize }
 
     /// The guide, built now from its note.
     func document() throws -> Document { try build() }
