@@ -55,8 +55,8 @@ public struct Compilation: Sendable {
     public var manifest: Manifest?
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
-    /// What the compile made on the way to its result: the parsed notes and their link tables.
-    /// Kept with the result, so that a one-shot command can exit without freeing them object by
+    /// What the compile made on the way to its result: the parsed notes, their link tables and
+    /// what linking built, the bundle's layout and the note record. Kept with the result, so that a one-shot command can exit without freeing them object by
     /// object (see `exitKeeping` in the `locker` command); freed with the compilation otherwise.
     var workingSet: [any Sendable] = []
 
@@ -184,7 +184,7 @@ public struct Compiler: Sendable {
         let recording = cache == nil && sink.recordsInputs && program != nil
         let previous =
             recording && usingRecord
-            ? ((sink as? any NoteRecordSource)?.prefetchedNoteRecord()
+            ? ((sink as? any NoteRecordSource).map { $0.previousNoteRecord() }
                 ?? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:)))
                 .flatMap { $0.program == program && $0.config == configHash ? $0 : nil }
             : nil

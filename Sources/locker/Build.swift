@@ -76,7 +76,7 @@ struct Build: ParsableCommand {
         if output.path == options.url.path {
             throw LockerError.usage("the output folder cannot be the vault itself")
         }
-        // The previous build's marker is read while the vault is walked.
+        // The previous build's marker and note record are read while the vault is walked.
         let prefetched = OutputPrefetch(output: output)
         let progress = ProgressLine(timings: timings)
         let compiler = Compiler(

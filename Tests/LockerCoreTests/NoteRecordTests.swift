@@ -70,11 +70,11 @@ import Testing
         let prefetched = OutputPrefetch(output: output)
         let read = try #require(prefetched.noteRecord())
         #expect(read.sha256 == ContentHash.sha256Hex(bytes))
-        #expect([UInt8](read.record.encoded(reusing: nil)) == bytes)
+        #expect(read.bytes == bytes)
         do {
             // Released at the end of the block, with the output's lock.
             let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
-            let taken = (update as? any NoteRecordSource)?.prefetchedNoteRecord()
+            let taken = (update as? any NoteRecordSource)?.previousNoteRecord()
             #expect(taken.map { [UInt8]($0.encoded(reusing: nil)) } == bytes)
             update.discard()
         }
@@ -88,7 +88,7 @@ import Testing
         let late = OutputPrefetch(output: output)
         #expect(late.noteRecord() != nil)
         let next = try OutputWriter.begin(replacing: output, prefetched: late)
-        let taken = (next as? any NoteRecordSource)?.prefetchedNoteRecord() != nil
+        let taken = (next as? any NoteRecordSource)?.previousNoteRecord() != nil
         #expect(!taken)
         next.discard()
     }

@@ -49,15 +49,13 @@ public final class OutputPrefetch: @unchecked Sendable {
         return readMarker.marker
     }
 
-    /// The note record as read, decoded now, with the SHA-256 of its bytes, when the file is
-    /// still the one read and a record; nil otherwise.
-    func noteRecord() -> (record: NoteRecord, sha256: String)? {
+    /// The note record's bytes as read, with their SHA-256, when the file is still the one
+    /// read; nil otherwise.
+    func noteRecord() -> (bytes: [UInt8], sha256: String)? {
         recordRead.wait()
         recordRead.signal()
-        guard let readRecord, Self.stamp(of: folder + NoteRecord.fileName) == readRecord.stamp,
-            let record = NoteRecord(bytes: readRecord.bytes)
-        else { return nil }
-        return (record, readRecord.sha256)
+        guard let readRecord, Self.stamp(of: folder + NoteRecord.fileName) == readRecord.stamp else { return nil }
+        return (readRecord.bytes, readRecord.sha256)
     }
 
     /// The bytes of the regular file at `path`, with its stamp, when it did not change while read.
@@ -74,9 +72,10 @@ public final class OutputPrefetch: @unchecked Sendable {
     }
 }
 
-/// A sink that may hold the previous build's ``NoteRecord`` read ahead (``OutputPrefetch``).
+/// A sink that reads the previous build's ``NoteRecord`` itself, from what it read ahead
+/// (``OutputPrefetch``) when it can.
 protocol NoteRecordSource {
-    /// The previous build's note record, when it was read ahead from the file that build wrote
-    /// and that is still in place; nil when it must be read now.
-    func prefetchedNoteRecord() -> NoteRecord?
+    /// The previous build's note record, when the file that build wrote is still in place and
+    /// is a record; nil otherwise.
+    func previousNoteRecord() -> NoteRecord?
 }

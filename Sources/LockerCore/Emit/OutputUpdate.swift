@@ -97,11 +97,16 @@ extension OutputWriter {
             return bytes
         }
 
-        func prefetchedNoteRecord() -> NoteRecord? {
-            guard let (record, sha256) = prefetched?.noteRecord(), let line = intact(NoteRecord.fileName),
-                previousFiles.hasSHA256(sha256, at: line)
-            else { return nil }
-            return record
+        /// The record read ahead while its file is still the one read, checked as
+        /// ``previousFile(_:)`` checks a file, and decoded; read now otherwise.
+        func previousNoteRecord() -> NoteRecord? {
+            guard let (bytes, sha256) = prefetched?.noteRecord() else {
+                return previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:))
+            }
+            // The file in place: not the one the previous build wrote, or not a record, read
+            // again it would be the same.
+            guard let line = intact(NoteRecord.fileName), previousFiles.hasSHA256(sha256, at: line) else { return nil }
+            return NoteRecord(bytes: bytes)
         }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {

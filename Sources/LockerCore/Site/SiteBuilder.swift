@@ -227,7 +227,8 @@ struct SiteBuilder {
         @Sendable func alternatesOf(_ offset: Int) -> [String: String] {
             Self.alternates(tables.versions(of: offset).map { routes[$0] })
         }
-        // Only a sitemap lists a page's language versions: without one they are not looked up.
+        // Each page's language versions are collected for the sitemap alone, so only with one
+        // (a page rendered again links its versions itself).
         let listsAlternates = baseURL != nil
         let linkTarget = { @Sendable (target: LinkTarget, locale: String) -> String? in
             guard case .document(let kind, let id, _, let anchor) = target else { return nil }
@@ -325,7 +326,7 @@ struct SiteBuilder {
             cache?.indexPages.store(rendered, for: route.path)
             try emit(route.path + "index.html", rendered.data, inputs: pageInputs)
         }
-        @Sendable func renderDocument(_ offset: Int) throws {
+        @Sendable func renderDocument(_ offset: Int, alternates listed: [String: String]?) throws {
             let serial = origins.serial(at: offset)
             // The page of the same built result under the same surface, in memory (`serve`).
             if inputs == nil, let reused = cache?.rendered.lookup(serial, where: { $0.surface == surface }) {
@@ -340,7 +341,7 @@ struct SiteBuilder {
             {
                 return
             }
-            let alternates = alternatesOf(offset)
+            let alternates = listed ?? alternatesOf(offset)
             let image = rootImages[document.locale] ?? nil
             let bundleFiles = inputSources?.bundleFiles ?? []
             let pageInputs = inputs.flatMap { inputs -> String? in
@@ -373,8 +374,8 @@ struct SiteBuilder {
                 )
             case .document(let offset):
                 defer { progress?.tick() }
-                let written = Result { try renderDocument(offset) }
-                return (routes[offset], listsAlternates ? alternatesOf(offset) : nil, written)
+                let alternates = listsAlternates ? alternatesOf(offset) : nil
+                return (routes[offset], alternates, Result { try renderDocument(offset, alternates: alternates) })
             }
         }
         // The sitemap and `_headers` sort what is listed: the order rendered in does not matter.
@@ -438,8 +439,8 @@ struct SiteBuilder {
         Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Which documents are language versions of one another, each document's route and the
-    /// routes of its versions: the same while the documents keep their kinds, IDs and locales
+    /// Which documents are language versions of one another, and each document's route: the same
+    /// while the documents keep their kinds, IDs and locales
     /// under the same settings, so taken from the last build's when they do (`serve`).
     private func siteTables() -> SiteTables {
         let documents = self.documents

@@ -76,7 +76,9 @@ struct TemplateSet: Sendable {
 
     /// Parses the built-in templates on another thread, for a build that will render pages:
     /// a few milliseconds of a rebuild that keeps every page, taken while a core is free.
+    /// Not on one thread (``Compiler/onOneThread``): the fuzzers keep off worker threads.
     static func parseDefaultsAhead() {
+        guard !Compiler.onOneThread else { return }
         DispatchQueue.global().async { _ = defaults }
     }
 

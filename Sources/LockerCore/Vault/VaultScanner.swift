@@ -226,7 +226,8 @@ struct VaultWalk: Sendable {
         var stamp: FileStamp?
     }
 
-    /// The stamp of each regular file by its absolute path.
+    /// The stamp of each regular file by its absolute path, made anew at each call: for tests
+    /// and tools; a build takes each file's stamp from its listing (``VaultFile/stamp``).
     var files: [String: FileStamp] {
         Dictionary(entries.compactMap { entry in entry.stamp.map { (entry.absolute, $0) } }, uniquingKeysWith: { $1 })
     }
