@@ -56,8 +56,9 @@ public struct Compilation: Sendable {
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
     /// What the compile made on the way to its result: the parsed notes, their link tables and
-    /// what linking built, the bundle's layout and the note record. Kept with the result, so that a one-shot command can exit without freeing them object by
-    /// object (see `exitKeeping` in the `locker` command); freed with the compilation otherwise.
+    /// what linking built, the bundle's layout and the note record. Kept with the result, so
+    /// that a one-shot command can exit without freeing them object by object (see
+    /// `exitKeeping` in the `locker` command); freed with the compilation otherwise.
     var workingSet: [any Sendable] = []
 
     /// The folder of the output that holds the site (the bundles are in `BundleSchema.folder`).
