@@ -667,7 +667,7 @@ public struct Compiler: Sendable {
 
     private func computeGeneratedAt() -> String? {
         let seconds =
-            environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? Self.lastCommitTime(of: vault)
+            environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? LastCommit.time(of: vault)
         guard let seconds else { return nil }
         return Self.internetDateTime(seconds)
     }
@@ -693,23 +693,6 @@ public struct Compiler: Sendable {
         return "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 
-    private static func lastCommitTime(of folder: URL) -> Int? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", folder.path, "log", "-1", "--format=%ct", "--", "."]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return Int(String(decoding: data, as: UTF8.self).trimmingWhitespace)
-    }
 
     /// Whether ``parallelMap(_:_:)`` maps on the calling thread alone. The fuzzers set it: after
     /// an input that allocated more than it freed, libFuzzer searches the whole heap for leaks, and

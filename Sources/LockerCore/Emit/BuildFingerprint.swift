@@ -74,12 +74,19 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     ///   - compiler: the build's vault, output folder (skipped) and environment.
     ///   - settings: everything else the output or the report depends on (options, the output path).
     public init(compiler: Compiler, settings: [String]) {
+        // The content date (`git`, without `SOURCE_DATE_EPOCH`) is worked out while the vault
+        // is walked. (Neither job throws.)
+        let skipping = Set(compiler.skipping.map { $0.standardizedFileURL.path })
+        let (date, walk) =
+            (try? Compiler.concurrently {
+                compiler.generatedAt()
+            } and: {
+                VaultScanner.walk(root: compiler.vault, skipping: skipping)
+            }) ?? (compiler.generatedAt(), VaultScanner.walk(root: compiler.vault, skipping: skipping))
         var lines = ["locker-build-fingerprint 1"]
         lines += settings
-        lines.append("date \(compiler.generatedAt() ?? "-")")
+        lines.append("date \(date ?? "-")")
         if let program = Self.program { lines.append(program) }
-        let walk = VaultScanner.walk(
-            root: compiler.vault, skipping: Set(compiler.skipping.map { $0.standardizedFileURL.path }))
         self.walk = walk
         // The settings as lines, a zero byte (which no line holds), then the vault's files.
         hex = ContentHash.sha256Hex(Array(lines.joined(separator: "\n").utf8) + [0] + walk.record)
