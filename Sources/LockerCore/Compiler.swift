@@ -465,23 +465,9 @@ public struct Compiler: Sendable {
                 linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
-        // The manifest is written while the site is rendered: neither needs the other.
-        let bundle = writer
-        let (manifest, rendered) = try Self.concurrently {
-            do {
-                return try bundle.writeManifest(of: layout, into: sink)
-            } catch {
-                throw bundleError(error)
-            }
-        } and: {
-            try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
-        }
-        compilation.manifest = manifest
-        compilation.sitePageCount = rendered.pageCount
-        compilation.templateTime = site.templateClock.total
-
-        // The record the next build keeps guides by.
-        if recording, let program, let linkSurface {
+        /// Writes the record the next build keeps guides by, when this build records one.
+        func writeRecord(pageSite: String) throws -> NoteRecord? {
+            guard recording, let program, let linkSurface else { return nil }
             // Each guide's document, by its note's place: its index entry is copied out only
             // for a guide built again.
             var guideOffsets = [Int?](repeating: nil, count: notes.count)
@@ -521,12 +507,30 @@ public struct Compiler: Sendable {
                 return entry
             }
             let record = NoteRecord(
-                program: program, config: configHash, linkSurface: linkSurface.sha256,
-                pageSite: rendered.inputsSite ?? "", indexes: manifest.files.filter { $0.kind == "index" },
-                notes: entries)
+                program: program, config: configHash, linkSurface: linkSurface.sha256, pageSite: pageSite,
+                indexes: layout.indexFiles, notes: entries)
             try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
-            if cache == nil { compilation.workingSet.append(record) }
+            return record
         }
+        // The manifest is written while the site is rendered, then the record: none needs
+        // another.
+        let bundle = writer
+        let (manifest, (rendered, record)) = try Self.concurrently {
+            do {
+                return try bundle.writeManifest(of: layout, into: sink)
+            } catch {
+                throw bundleError(error)
+            }
+        } and: {
+            let rendered = try site.render(
+                into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+            return (rendered, try writeRecord(pageSite: rendered.inputsSite ?? ""))
+        }
+        compilation.manifest = manifest
+        if let record, cache == nil { compilation.workingSet.append(record) }
+        compilation.sitePageCount = rendered.pageCount
+        compilation.templateTime = site.templateClock.total
+
         // Kept to exit too, as the notes are: freeing 10,000 files' entries takes milliseconds.
         if cache == nil { compilation.workingSet.append(layout) }
         return compilation

@@ -31,6 +31,12 @@ struct BundleWriter: Sendable {
         /// The bundle file of the document at `offset` among the documents.
         func documentFile(_ offset: Int) -> Manifest.File { written[documents.lowerBound + offset] }
 
+        /// The index files written, sorted by path as the manifest lists them.
+        var indexFiles: [Manifest.File] {
+            let indexes = Array(written[..<documents.lowerBound])
+            return indexes.map(\.path).utf8SortedOffsets().map { indexes[$0] }
+        }
+
         /// Each document's bundle file's SHA-256, by the document's place.
         var documentSHA256s: [String] { written[documents].map(\.sha256) }
     }
