@@ -697,7 +697,6 @@ public struct Compiler: Sendable {
         return "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 
-
     /// Whether ``parallelMap(_:_:)`` maps on the calling thread alone. The fuzzers set it: after
     /// an input that allocated more than it freed, libFuzzer searches the whole heap for leaks, and
     /// the worker threads' caches of dispatched work made that happen after most vault inputs.
