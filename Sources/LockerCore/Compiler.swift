@@ -185,8 +185,7 @@ public struct Compiler: Sendable {
         let recording = cache == nil && sink.recordsInputs && program != nil
         let previous =
             recording && usingRecord
-            ? ((sink as? any NoteRecordSource).map { $0.previousNoteRecord() }
-                ?? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:)))
+            ? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:))
                 .flatMap { $0.program == program && $0.config == configHash ? $0 : nil }
             : nil
 
@@ -710,20 +709,20 @@ public struct Compiler: Sendable {
 
     /// Runs `first` on another thread while `second` runs on this one, and returns both results
     /// once both are done; throws the first's error, else the second's.
-    static func concurrently<First: Sendable, Second>(
-        _ first: @escaping @Sendable () throws -> First, and second: () throws -> Second
-    ) throws -> (First, Second) {
+    static func concurrently<First: Sendable, Second, Failure: Error>(
+        _ first: @escaping @Sendable () throws(Failure) -> First, and second: () throws(Failure) -> Second
+    ) throws(Failure) -> (First, Second) {
         if onOneThread { return (try first(), try second()) }
         let done = DispatchSemaphore(value: 0)
-        let result = ResultBox<First>()
+        let result = ResultBox<First, Failure>()
         DispatchQueue.global().async {
-            result.value = Result { try first() }
+            result.value = Result { () throws(Failure) -> First in try first() }
             done.signal()
         }
-        let secondResult = Result { try second() }
+        let secondResult = Result { () throws(Failure) -> Second in try second() }
         done.wait()
-        // Set before the signal: never nil here.
-        let firstResult = result.value ?? .failure(LockerError.io("a job of the build ended without a result"))
+        // Set before the signal, so never run here.
+        let firstResult = result.value ?? Result { () throws(Failure) -> First in try first() }
         return (try firstResult.get(), try secondResult.get())
     }
 
@@ -795,6 +794,6 @@ private final class ContentDate: @unchecked Sendable {
 
 /// Where a job on another thread leaves its result for ``Compiler/concurrently(_:and:)``, which
 /// reads it only after the job signalled that it is done.
-private final class ResultBox<Value>: @unchecked Sendable {
-    var value: Result<Value, any Error>?
+private final class ResultBox<Value, Failure: Error>: @unchecked Sendable {
+    var value: Result<Value, Failure>?
 }

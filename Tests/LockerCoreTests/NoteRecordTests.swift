@@ -68,28 +68,26 @@ import Testing
         let bytes = try FileBytes.contents(of: path)
 
         let prefetched = OutputPrefetch(output: output)
-        let read = try #require(prefetched.noteRecord())
+        let read = try #require(prefetched.file(NoteRecord.fileName))
         #expect(read.sha256 == ContentHash.sha256Hex(bytes))
         #expect(read.bytes == bytes)
         do {
             // Released at the end of the block, with the output's lock.
             let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
-            let taken = (update as? any NoteRecordSource)?.previousNoteRecord()
-            #expect(taken.map { [UInt8]($0.encoded(reusing: nil)) } == bytes)
+            #expect(update.previousFile(NoteRecord.fileName) == bytes)
             update.discard()
         }
 
         // Replaced after it was read: not taken.
         let early = OutputPrefetch(output: output)
-        #expect(early.noteRecord() != nil)
+        #expect(early.file(NoteRecord.fileName) != nil)
         try OutputWriter.replaceFile(Data(bytes), at: path)
-        #expect(early.noteRecord() == nil)
+        #expect(early.file(NoteRecord.fileName) == nil)
         // Read after it was replaced: the file in place, but not the one the marker lists.
         let late = OutputPrefetch(output: output)
-        #expect(late.noteRecord() != nil)
+        #expect(late.file(NoteRecord.fileName) != nil)
         let next = try OutputWriter.begin(replacing: output, prefetched: late)
-        let taken = (next as? any NoteRecordSource)?.previousNoteRecord() != nil
-        #expect(!taken)
+        #expect(next.previousFile(NoteRecord.fileName) == nil)
         next.discard()
     }
 

@@ -75,14 +75,13 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     ///   - settings: everything else the output or the report depends on (options, the output path).
     public init(compiler: Compiler, settings: [String]) {
         // The content date (`git`, without `SOURCE_DATE_EPOCH`) is worked out while the vault
-        // is walked. (Neither job throws.)
+        // is walked.
         let skipping = Set(compiler.skipping.map { $0.standardizedFileURL.path })
-        let (date, walk) =
-            (try? Compiler.concurrently {
-                compiler.generatedAt()
-            } and: {
-                VaultScanner.walk(root: compiler.vault, skipping: skipping)
-            }) ?? (compiler.generatedAt(), VaultScanner.walk(root: compiler.vault, skipping: skipping))
+        let (date, walk) = Compiler.concurrently {
+            compiler.generatedAt()
+        } and: {
+            VaultScanner.walk(root: compiler.vault, skipping: skipping)
+        }
         var lines = ["locker-build-fingerprint 1"]
         lines += settings
         lines.append("date \(date ?? "-")")

@@ -10,12 +10,13 @@ import LockerKit
 /// What a rebuild reads of the previous build first, read on a thread of its own from the
 /// moment the build starts, while the vault is walked for its fingerprint: the marker
 /// (``OutputMarker``, 3.5 MB for 10,000 notes), parsed, then the ``NoteRecord``'s bytes (as
-/// much again), hashed. The record is decoded by the build that asks for it, on every core:
-/// decoded here, beside the output's survey, it kept the build waiting.
+/// much again), hashed: what ``OutputWriter/Update/previousFile(_:)`` then takes instead of
+/// reading the file. The build decodes the record on every core: decoded here, beside the
+/// output's survey, it kept the build waiting.
 ///
 /// Both files are only ever replaced whole (renamed over), so a file read is the one in place
 /// as long as its stamp (size, inode, modification and change times) is the same: ``marker()``
-/// and ``noteRecord()`` check it when asked, after the lock is taken and a cut-short commit
+/// and ``file(_:)`` check it when asked, after the lock is taken and a cut-short commit
 /// finished, and answer nil when the file changed, for the caller to read it again.
 public final class OutputPrefetch: @unchecked Sendable {
     private let folder: String
@@ -49,9 +50,10 @@ public final class OutputPrefetch: @unchecked Sendable {
         return readMarker.marker
     }
 
-    /// The note record's bytes as read, with their SHA-256, when the file is still the one
-    /// read; nil otherwise.
-    func noteRecord() -> (bytes: [UInt8], sha256: String)? {
+    /// The bytes of the file at `path` in the output as read ahead, with their SHA-256, when it
+    /// is the note record and still the file read; nil otherwise.
+    func file(_ path: String) -> (bytes: [UInt8], sha256: String)? {
+        guard path == NoteRecord.fileName else { return nil }
         recordRead.wait()
         recordRead.signal()
         guard let readRecord, Self.stamp(of: folder + NoteRecord.fileName) == readRecord.stamp else { return nil }
@@ -70,12 +72,4 @@ public final class OutputPrefetch: @unchecked Sendable {
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return FileStamp(status)
     }
-}
-
-/// A sink that reads the previous build's ``NoteRecord`` itself, from what it read ahead
-/// (``OutputPrefetch``) when it can.
-protocol NoteRecordSource {
-    /// The previous build's note record, when the file that build wrote is still in place and
-    /// is a record; nil otherwise.
-    func previousNoteRecord() -> NoteRecord?
 }

@@ -25,7 +25,7 @@ extension OutputWriter {
     /// Against the staging folder's two renames (``Staging``), a reader can see some pages of the
     /// new build beside pages of the old one for the few milliseconds of the commit; in exchange
     /// an edit costs a file system operation per changed file, not one per file of the output.
-    public final class Update: OutputTransaction, NoteRecordSource, @unchecked Sendable {
+    public final class Update: OutputTransaction, @unchecked Sendable {
         /// The output folder, which holds the previous build.
         public let output: URL
         /// The previous build's files, from its marker.
@@ -90,23 +90,14 @@ extension OutputWriter {
             return true
         }
 
+        /// The file as read ahead (``OutputPrefetch``) while it is still the one read, else read now.
         public func previousFile(_ path: String) -> [UInt8]? {
-            guard let line = intact(path), let bytes = try? FileBytes.contents(of: output.path + "/" + path),
-                previousFiles.hasSHA256(ContentHash.sha256Hex(bytes), at: line)
+            guard let line = intact(path),
+                let (bytes, sha256) = prefetched?.file(path)
+                    ?? (try? FileBytes.contents(of: output.path + "/" + path)).map({ ($0, ContentHash.sha256Hex($0)) }),
+                previousFiles.hasSHA256(sha256, at: line)
             else { return nil }
             return bytes
-        }
-
-        /// The record read ahead while its file is still the one read, checked as
-        /// ``previousFile(_:)`` checks a file, and decoded; read now otherwise.
-        func previousNoteRecord() -> NoteRecord? {
-            guard let (bytes, sha256) = prefetched?.noteRecord() else {
-                return previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:))
-            }
-            // The file in place: not the one the previous build wrote, or not a record, read
-            // again it would be the same.
-            guard let line = intact(NoteRecord.fileName), previousFiles.hasSHA256(sha256, at: line) else { return nil }
-            return NoteRecord(bytes: bytes)
         }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {

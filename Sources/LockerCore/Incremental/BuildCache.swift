@@ -361,7 +361,10 @@ struct LinkSurface: Sendable, Equatable {
         let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024)) { run in
             var part = SurfaceBytes()
             for note in notes[run] {
-                for text in [note.path, note.kind.rawValue, note.id, note.locale] { part.add(text: text) }
+                part.add(text: note.path)
+                part.add(text: note.kind.rawValue)
+                part.add(text: note.id)
+                part.add(text: note.locale)
                 part.add(text: note.explicitLocale ? "1" : "0")
                 part.endList()
                 for alias in note.frontmatter.aliases { part.add(text: alias) }

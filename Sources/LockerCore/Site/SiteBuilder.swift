@@ -440,8 +440,8 @@ struct SiteBuilder {
     }
 
     /// Which documents are language versions of one another, and each document's route: the same
-    /// while the documents keep their kinds, IDs and locales
-    /// under the same settings, so taken from the last build's when they do (`serve`).
+    /// while the documents keep their kinds, IDs and locales under the same settings, so taken
+    /// from the last build's when they do (`serve`).
     private func siteTables() -> SiteTables {
         let documents = self.documents
         // What the tables are kept by, for the next build in this process.

@@ -220,10 +220,11 @@ struct VaultWalk: Sendable {
         /// Relative to the vault, as listed (not normalized).
         var relative: String
         var absolute: String
-        /// A symbolic link to a file, not a regular file.
-        var isLink: Bool
         /// A regular file's stamp; nil for a link.
         var stamp: FileStamp?
+
+        /// A symbolic link to a file, not a regular file.
+        var isLink: Bool { stamp == nil }
     }
 
     /// The stamp of each regular file by its absolute path, made anew at each call: for tests
@@ -312,7 +313,7 @@ extension VaultScanner {
             walk.record += bytes
             for (index, stamp) in listed {
                 let (relative, absolute) = files[index]
-                walk.entries.append(.init(relative: relative, absolute: absolute, isLink: stamp == nil, stamp: stamp))
+                walk.entries.append(.init(relative: relative, absolute: absolute, stamp: stamp))
             }
         }
         return walk
