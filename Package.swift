@@ -31,6 +31,14 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // mimalloc (Debian's libmimalloc-dev) in place of glibc's malloc, for the `locker` program:
+        // the build allocates millions of small nodes and strings on both cores, and glibc's arenas
+        // were 17 % of its CPU. Linked, it takes over malloc for the whole process; `Allocator`
+        // sets its options (Benchmarks/README.md).
+        .systemLibrary(
+            name: "CMimalloc",
+            providers: [.apt(["libmimalloc-dev"])]
+        ),
         .target(
             name: "LockerKit",
             dependencies: [
@@ -77,13 +85,10 @@ let package = Package(
                 "LockerCore",
                 "LockerKit",
                 "LockerServer",
+                .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings,
-            // mimalloc (Debian's libmimalloc-dev) in place of glibc's malloc: the build allocates
-            // millions of small nodes and strings on both cores, and glibc's arenas were 17 % of its
-            // CPU. Linked, it takes over malloc for the whole process (Benchmarks/README.md).
-            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+            swiftSettings: swiftSettings
         ),
         // `make bench-runtime`: times the runtime on a bundle of 10,000 cards (not a test).
         .executableTarget(

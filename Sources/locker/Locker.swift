@@ -37,8 +37,13 @@ struct Locker: ParsableCommand {
             ChecklistCommand.self,
         ])
 
-    /// Runs the command, mapping every way of failing to the documented exit codes.
+    /// Runs the command, on the thread ``Allocator`` starts, mapping every way of failing to the
+    /// documented exit codes.
     static func main() {
+        Allocator.run(runCommand)
+    }
+
+    @Sendable private static func runCommand() {
         do {
             var command = try parseAsRoot()
             try command.run()

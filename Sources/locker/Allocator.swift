@@ -1,0 +1,42 @@
+import Dispatch
+import Foundation
+
+#if canImport(CMimalloc)
+    import CMimalloc
+#endif
+
+/// The memory allocator's settings, and the thread the program runs on after them.
+///
+/// On Linux `locker` is linked with mimalloc, which takes over `malloc` for the whole process.
+/// By default it maps memory in 4 KiB pages, each zeroed by the kernel on its first touch: a
+/// build of 10,000 notes took 85,000 page faults, and a rebuild of one note 23,000, a sixth of its
+/// CPU. In 2 MiB pages (the kernel's transparent huge pages, asked for with `madvise`), committed
+/// as soon as they are mapped, either takes about 1,500, and the peak memory grows by a few
+/// percent (`Benchmarks/README.md`).
+///
+/// mimalloc reads its settings from the environment when the process starts, and a thread keeps
+/// the memory it has taken by then: the main thread's first segment (32 MiB) is mapped before
+/// `main`, when the libraries' start-up first allocates, in small pages. So the options are set
+/// first thing, and the command runs on a thread started after them, whose memory is mapped under
+/// them (measured: 7,900 of a one-note rebuild's 8,600 page faults were the main thread's).
+enum Allocator {
+    /// Sets the options, then runs `body` on a thread of its own and waits for it to end.
+    static func run(_ body: @escaping @Sendable () -> Void) {
+        #if canImport(CMimalloc)
+            mi_option_enable(mi_option_large_os_pages)
+            // Committed at once from a thread's first memory, not its second.
+            mi_option_set(mi_option_eager_commit_delay, 0)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                body()
+                done.signal()
+            }
+            // The main thread's stack, as `ulimit -s` gives it on Linux by default.
+            thread.stackSize = 8 << 20
+            thread.start()
+            done.wait()
+        #else
+            body()
+        #endif
+    }
+}
