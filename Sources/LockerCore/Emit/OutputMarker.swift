@@ -120,7 +120,7 @@ struct OutputMarker: Sendable {
                         table[slot] = Int32(kept.count)
                         break
                     }
-                    if path(kept[taken - 1]).elementsEqual(key) {
+                    if Self.same(path(kept[taken - 1]), key) {
                         kept[taken - 1] = line
                         sorted = false
                         break
@@ -156,7 +156,7 @@ struct OutputMarker: Sendable {
                 let taken = Int(table[slot])
                 if taken == 0 { return nil }
                 let line = lines[taken - 1]
-                if UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).elementsEqual(key) {
+                if Self.same(UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]), key) {
                     return taken - 1
                 }
                 slot = (slot + 1) & (table.count - 1)
@@ -199,14 +199,22 @@ struct OutputMarker: Sendable {
     /// Whether the line at `index` records `sha256`.
     func hasSHA256(_ sha256: String, at index: Int) -> Bool {
         let line = lines[index]
-        return bytes[Int(line.start)..<Int(line.stamp - 1)].elementsEqual(sha256.utf8)
+        return field(Int(line.start), Int(line.stamp - 1), is: sha256)
     }
 
     /// Whether the line at `index` records `inputs` (nil: none).
     func hasInputs(_ inputs: String?, at index: Int) -> Bool {
+        guard hasInputs else { return (inputs ?? "-") == "-" }
         let line = lines[index]
-        let field = hasInputs ? bytes[Int(line.inputs)..<Int(line.path - 1)] : [UInt8(ascii: "-")][...]
-        return field.elementsEqual((inputs ?? "-").utf8)
+        return field(Int(line.inputs), Int(line.path - 1), is: inputs ?? "-")
+    }
+
+    /// Whether the bytes `from..<to` are `text`'s.
+    private func field(_ from: Int, _ to: Int, is text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { expected in
+            bytes.withUnsafeBufferPointer { Self.same(UnsafeBufferPointer(rebasing: $0[from..<to]), expected) }
+        }
     }
 
     /// Whether the line at `index` records inputs (``PageInputs``).
@@ -284,6 +292,16 @@ struct OutputMarker: Sendable {
 
     /// Byte order, as `String.utf8Precedes` compares: a prefix comes first.
     private static func precedes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        lhs.lexicographicallyPrecedes(rhs)
+        let common = min(lhs.count, rhs.count)
+        guard common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count < rhs.count }
+        let order = memcmp(left, right, common)
+        return order != 0 ? order < 0 : lhs.count < rhs.count
+    }
+
+    /// Whether two paths are the same bytes (`memcmp`: the generic comparison went byte by byte).
+    private static func same(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return memcmp(left, right, lhs.count) == 0
     }
 }

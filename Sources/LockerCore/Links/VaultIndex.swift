@@ -6,12 +6,12 @@ import LockerKit
 /// fallback. A note with a locale suffix (`check-in.ru.md`) is also known by its base name.
 struct VaultIndex: Sendable {
     private(set) var notes: [ParsedNote]
-    private var notesByPath: [String: [Int]] = [:]
-    private var notesByPathLowercased: [String: [Int]] = [:]
-    private var notesByName: [String: [Int]] = [:]
-    private var notesByNameLowercased: [String: [Int]] = [:]
-    private var notesByAlias: [String: [Int]] = [:]
-    private var notesByIdentity: [NoteIdentity: [Int]] = [:]
+    private var notesByPath = PlaceTable<Substring>()
+    private var notesByPathLowercased = PlaceTable<Substring>()
+    private var notesByName = PlaceTable<Substring>()
+    private var notesByNameLowercased = PlaceTable<Substring>()
+    private var notesByAlias = PlaceTable<Substring>()
+    private var notesByIdentity = PlaceTable<NoteIdentity>()
     let assets: Set<String>
     /// Reads the notes kept unread (``ParsedNote/isHollow``) when their text is needed.
     var loader: NoteLoader?
@@ -28,32 +28,44 @@ struct VaultIndex: Sendable {
     init(notes: [ParsedNote], assets: [String]) {
         self.notes = notes
         self.assets = Set(assets)
-        /// A note's paths: a translation is found by its own name and by the name it shares with
-        /// the others.
-        @Sendable func paths(_ note: ParsedNote) -> [String] {
-            let withoutExtension = VaultPath.removingExtension(note.path)
-            return note.basePath == withoutExtension ? [withoutExtension] : [withoutExtension, note.basePath]
+        /// A note's paths, cut from its own strings: a translation is found by its own name and
+        /// by the name it shares with the others.
+        @Sendable func paths(_ note: ParsedNote) -> (own: Substring, base: Substring?) {
+            let own = VaultPath.removingExtension(from: note.path)
+            return own == note.basePath ? (own, nil) : (own, note.basePath[...])
         }
         // The tables do not depend on each other: half of them built on each of two cores.
+        let capacity = notes.count
         let halves = Compiler.parallelMap([false, true]) { byName -> VaultIndex in
             var tables = VaultIndex(notes: [], assets: Set())
-            for (index, note) in notes.enumerated() {
-                for path in paths(note) {
-                    if byName {
-                        let name = VaultPath.fileName(of: path)
-                        tables.notesByName[name, default: []].append(index)
-                        tables.notesByNameLowercased[name.lowercased(), default: []].append(index)
-                    } else {
-                        tables.notesByPath[path, default: []].append(index)
-                        tables.notesByPathLowercased[path.lowercased(), default: []].append(index)
-                    }
+            if byName {
+                tables.notesByName = PlaceTable(capacity: capacity)
+                tables.notesByNameLowercased = PlaceTable(capacity: capacity)
+            } else {
+                tables.notesByPath = PlaceTable(capacity: capacity)
+                tables.notesByPathLowercased = PlaceTable(capacity: capacity)
+                tables.notesByIdentity = PlaceTable(capacity: capacity)
+            }
+            func add(_ path: Substring, _ index: Int) {
+                if byName {
+                    let name = VaultPath.fileName(in: path)
+                    tables.notesByName.add(name, index)
+                    tables.notesByNameLowercased.add(name.lowercasedSharing, index)
+                } else {
+                    tables.notesByPath.add(path, index)
+                    tables.notesByPathLowercased.add(path.lowercasedSharing, index)
                 }
+            }
+            for (index, note) in notes.enumerated() {
+                let (own, base) = paths(note)
+                add(own, index)
+                if let base { add(base, index) }
                 if byName {
                     for alias in note.frontmatter.aliases {
-                        tables.notesByAlias[alias.lowercased(), default: []].append(index)
+                        tables.notesByAlias.add(Substring(alias.lowercased()), index)
                     }
                 } else {
-                    tables.notesByIdentity[NoteIdentity(kind: note.kind, id: note.id), default: []].append(index)
+                    tables.notesByIdentity.add(NoteIdentity(kind: note.kind, id: note.id), index)
                 }
             }
             guard byName else { return tables }
@@ -107,7 +119,7 @@ struct VaultIndex: Sendable {
 
     /// Candidates for a note path (no extension), exact case first.
     func notes(atPath path: String) -> [Int] {
-        notesByPath[path] ?? notesByPathLowercased[path.lowercased()] ?? []
+        notesByPath[path[...]] ?? notesByPathLowercased[path[...].lowercasedSharing] ?? []
     }
 
     /// Candidates whose path ends with the link's path, or whose whole path ends the link's path
@@ -116,7 +128,7 @@ struct VaultIndex: Sendable {
         let lowered = path.lowercased()
         var exact: [Int] = []
         var folded: [Int] = []
-        for (key, indices) in notesByPath {
+        for (key, indices) in notesByPath.entries {
             if key.hasSuffix("/" + path) || path.hasSuffix("/" + key) {
                 exact += indices
             } else {
@@ -129,11 +141,11 @@ struct VaultIndex: Sendable {
 
     /// Candidates by file name (no extension), exact case first.
     func notes(named name: String) -> [Int] {
-        notesByName[name] ?? notesByNameLowercased[name.lowercased()] ?? []
+        notesByName[name[...]] ?? notesByNameLowercased[name[...].lowercasedSharing] ?? []
     }
 
     /// Candidates by frontmatter alias, ignoring case.
-    func notes(aliased alias: String) -> [Int] { notesByAlias[alias.lowercased()] ?? [] }
+    func notes(aliased alias: String) -> [Int] { notesByAlias[Substring(alias.lowercased())] ?? [] }
 
     /// Assets at a path, exact case first.
     func assets(atPath path: String) -> [String] {

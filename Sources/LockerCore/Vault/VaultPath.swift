@@ -58,6 +58,18 @@ enum VaultPath {
         return String(decoding: path.utf8[..<dot], as: UTF8.self)
     }
 
+    /// ``removingExtension(_:)`` as a part of `path`, sharing its storage.
+    static func removingExtension(from path: String) -> Substring {
+        guard let dot = extensionDot(in: path) else { return path[...] }
+        return Substring(path.utf8[..<dot])
+    }
+
+    /// ``fileName(of:)`` as a part of `path`, sharing its storage.
+    static func fileName(in path: Substring) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return Substring(path.utf8[path.utf8.index(after: slash)...])
+    }
+
     /// A note's path without its extension and without a `.<locale>` suffix naming one of
     /// `locales` (`guides/anchoring.en.md` → `guides/anchoring`, `en`): what its translations
     /// share. The one place the suffix rule is written.
