@@ -56,7 +56,8 @@ public struct Compilation: Sendable {
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
     /// What the compile made on the way to its result: the parsed notes, their link tables and
-    /// what linking built, the bundle's layout and the note record. Kept with the result, so
+    /// what linking built, the bundle's layout, the site's tables, the note record written and the
+    /// one read. Kept with the result, so
     /// that a one-shot command can exit without freeing them object by object (see
     /// `exitKeeping` in the `locker` command); freed with the compilation otherwise.
     var workingSet: [any Sendable] = []
@@ -410,13 +411,21 @@ public struct Compiler: Sendable {
             stamps += result.stamps
             versions += result.versions
         }
-        let order = documents.indices.sorted {
-            (documents[$0].kind, documents[$0].id, documents[$0].locale)
-                < (documents[$1].kind, documents[$1].id, documents[$1].locale)
+        // Sorted by kind, ID and locale, by keys read once: a document's fields are read through
+        // its case, and reading them in every comparison retained them. Documents that come in
+        // that order already (notes named as they are known) are not moved.
+        let keys = documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
+        func precedes(_ first: Int, _ second: Int) -> Bool {
+            (keys[first].kind, keys[first].id, keys[first].locale)
+                < (keys[second].kind, keys[second].id, keys[second].locale)
         }
-        documents = order.map { documents[$0] }
-        documentPlaces = order.map { documentPlaces[$0] }
-        if cache != nil { origins.documents = order.map { serials[$0] } }
+        if keys.indices.dropFirst().contains(where: { precedes($0, $0 - 1) }) {
+            let order = keys.indices.sorted(by: precedes)
+            documents = order.map { documents[$0] }
+            documentPlaces = order.map { documentPlaces[$0] }
+            serials = order.map { serials[$0] }
+        }
+        if cache != nil { origins.documents = serials }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
         // recorded, fails the build rather than ship what the empty stand-in gave.
@@ -531,7 +540,11 @@ public struct Compiler: Sendable {
         compilation.templateTime = site.templateClock.total
 
         // Kept to exit too, as the notes are: freeing 10,000 files' entries takes milliseconds.
-        if cache == nil { compilation.workingSet.append(layout) }
+        if cache == nil {
+            compilation.workingSet.append(layout)
+            if let previous { compilation.workingSet.append(previous) }
+            if let tables = rendered.tables { compilation.workingSet.append(tables) }
+        }
         return compilation
     }
 
@@ -732,14 +745,21 @@ public struct Compiler: Sendable {
     ) -> [Output] {
         if onOneThread { return inputs.map(transform) }
         // Each input's result is written into its own slot, so no two threads touch the same
-        // memory and none waits for a lock; the slots are read once every thread is done.
-        return [Output](unsafeUninitializedCapacity: inputs.count) { buffer, initialized in
+        // memory and none waits for a lock; the slots are read once every thread is done. The
+        // threads take runs of consecutive inputs, many more runs than cores (so that one slow
+        // input does not leave a core idle) but far fewer than inputs: taking inputs one by one,
+        // the threads took turns on dispatch's shared counter and wrote slots side by side.
+        let count = inputs.count
+        let runs = min(count, 512)
+        return [Output](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             let slots = Slots(base: base)
-            DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-                (slots.base + index).initialize(to: transform(inputs[index]))
+            DispatchQueue.concurrentPerform(iterations: runs) { run in
+                for index in (run * count / runs)..<((run + 1) * count / runs) {
+                    (slots.base + index).initialize(to: transform(inputs[index]))
+                }
             }
-            initialized = inputs.count
+            initialized = count
         }
     }
 }

@@ -57,6 +57,8 @@ struct SiteBuilder {
         var pageCount: Int
         /// What every page was made from (``PageInputs/site``), when inputs were worked out.
         var inputsSite: String?
+        /// The tables the pages were laid out by: a one-shot build keeps them until it exits.
+        var tables: SiteTables?
     }
 
     init(
@@ -222,7 +224,7 @@ struct SiteBuilder {
             Self.alternates(routes)
         }
         let tables = siteTables()
-        let (documentsByKey, routes) = (tables.documentsByKey, tables.routes)
+        let routes = tables.routes
         /// The routes of a document's language versions, by locale.
         @Sendable func alternatesOf(_ offset: Int) -> [String: String] {
             Self.alternates(tables.versions(of: offset).map { routes[$0] })
@@ -236,7 +238,7 @@ struct SiteBuilder {
             if kind == .page {
                 path = pagesByID[id].flatMap { pick($0, locale: locale, localeOf: \.locale) }.map { route(of: $0).path }
             } else {
-                path = documentsByKey[DocumentKey(kind: kind, id: id)]
+                path = tables.documents(DocumentKey(kind: kind, id: id))
                     .flatMap { pick($0, locale: locale, localeOf: localeOf) }.map { routes[$0].path }
             }
             guard let path else { return nil }
@@ -303,7 +305,7 @@ struct SiteBuilder {
                 try emit(route.path + "index.html", reused.data, inputs: nil)
                 return
             }
-            let chosen = documentsByKey.values.filter { $0.first.map { documents[$0].kind } == kind }
+            let chosen = tables.versions(ofKind: kind)
                 .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
             let unsorted = chosen.map { documents[$0].indexEntry }
             let order = BundleWriter.indexPermutation(unsorted)
@@ -401,7 +403,7 @@ struct SiteBuilder {
         try emit("robots.txt", Data(robots.utf8))
         if let sitemap = sitemap(listed) { try emit("sitemap.xml", Data(sitemap.utf8)) }
         try emit("_headers", Data(Self.headers(htmlPaths, baseURL: baseURL)))
-        return Rendered(pageCount: htmlPaths.count, inputsSite: inputs?.site)
+        return Rendered(pageCount: htmlPaths.count, inputsSite: inputs?.site, tables: tables)
     }
 
     private var robots: String {
@@ -455,12 +457,10 @@ struct SiteBuilder {
         {
             return last
         }
-        // By index: a document is a large value, and grouping copies would retain every field.
-        let documentsByKey = Dictionary(grouping: documents.indices) {
+        let routes = documents.map { route(of: $0) }
+        let tables = SiteTables(keys: keys, routes: routes) {
             DocumentKey(kind: documents[$0].kind, id: documents[$0].id)
         }
-        let routes = documents.map { route(of: $0) }
-        let tables = SiteTables(keys: keys, documentsByKey: documentsByKey, routes: routes)
         if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
         return tables
     }
@@ -542,33 +542,90 @@ struct DocumentKey: Hashable {
     var id: String
 }
 
-/// What the site's pages are laid out by: each document's language versions (by ``DocumentKey``)
-/// and its route; with the documents' kinds, IDs and locales they were made from, when they are
-/// kept by ``BuildCache`` for the next build.
+/// What the site's pages are laid out by: each document's language versions (those sharing a
+/// ``DocumentKey``) and its route; with the documents' kinds, IDs and locales they were made
+/// from, when they are kept by ``BuildCache`` for the next build.
+///
+/// The versions are runs of the documents in the order of their kind and ID, which is the order
+/// a compilation gives them: no table of 10,000 keys, each with a list, is built to group them.
 final class SiteTables: Sendable {
     let keys: [(kind: ContentKind, id: String, locale: String)]
-    let documentsByKey: [DocumentKey: [Int]]
     let routes: [SiteBuilder.Route]
-    /// Each document's language versions (offsets in `documentsByKey`'s lists), by offset.
-    private let versionsOf: [[Int]]
+    /// The documents' offsets ordered by kind and ID (then offset): the documents' own order when
+    /// they come sorted, as a compilation sorts them.
+    private let order: [Int]
+    /// The runs of `order` that share a kind and ID, in that order.
+    private let runs: [Range<Int>]
+    /// Each document's run, by offset.
+    private let runOf: [Int]
+    /// The kind and ID of each run (its first document's).
+    private let runKeys: [DocumentKey]
 
+    /// - Parameter documentKey: the kind and ID of the document at an offset, for every offset
+    ///   of `routes`.
     init(
-        keys: [(kind: ContentKind, id: String, locale: String)], documentsByKey: [DocumentKey: [Int]],
-        routes: [SiteBuilder.Route]
+        keys: [(kind: ContentKind, id: String, locale: String)], routes: [SiteBuilder.Route],
+        documentKey: (Int) -> DocumentKey
     ) {
         self.keys = keys
-        self.documentsByKey = documentsByKey
         self.routes = routes
-        // Each list shared by its versions, not copied.
-        var versionsOf = [[Int]](repeating: [], count: routes.count)
-        for versions in documentsByKey.values {
-            for offset in versions where offset < versionsOf.count { versionsOf[offset] = versions }
+        let count = routes.count
+        let documentKeys = (0..<count).map(documentKey)
+        /// The order of kind and ID, with the offset after them so that none ties.
+        func precedes(_ first: Int, _ second: Int) -> Bool {
+            let (one, other) = (documentKeys[first], documentKeys[second])
+            if one.kind != other.kind { return one.kind < other.kind }
+            if one.id != other.id { return one.id < other.id }
+            return first < second
         }
-        self.versionsOf = versionsOf
+        let identity = Array(0..<count)
+        let isSorted = zip(identity, identity.dropFirst()).allSatisfy { precedes($0, $1) }
+        order = isSorted ? identity : identity.sorted(by: precedes)
+        var runs: [Range<Int>] = []
+        var runKeys: [DocumentKey] = []
+        var runOf = [Int](repeating: 0, count: count)
+        var start = 0
+        while start < count {
+            let key = documentKeys[order[start]]
+            var end = start + 1
+            while end < count, documentKeys[order[end]] == key { end += 1 }
+            for position in start..<end { runOf[order[position]] = runs.count }
+            runs.append(start..<end)
+            runKeys.append(key)
+            start = end
+        }
+        self.runs = runs
+        self.runKeys = runKeys
+        self.runOf = runOf
     }
 
-    /// The offsets of the language versions of the document at `offset`, itself among them.
-    func versions(of offset: Int) -> [Int] { offset < versionsOf.count ? versionsOf[offset] : [offset] }
+    /// The offsets of the language versions of the document at `offset`, itself among them, in
+    /// the order of their offsets.
+    func versions(of offset: Int) -> [Int] {
+        offset < runOf.count ? Array(order[runs[runOf[offset]]]) : [offset]
+    }
+
+    /// The offsets of the documents of `kind` and `id`, one per locale; nil when there is none.
+    func documents(_ key: DocumentKey) -> [Int]? {
+        // The first run not before `key`, by binary search.
+        var (low, high) = (0, runKeys.count)
+        while low < high {
+            let middle = (low + high) / 2
+            let found = runKeys[middle]
+            if found.kind < key.kind || (found.kind == key.kind && found.id < key.id) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < runKeys.count, runKeys[low] == key else { return nil }
+        return Array(order[runs[low]])
+    }
+
+    /// The language versions of every document of `kind`, a list per ID, in the order of IDs.
+    func versions(ofKind kind: ContentKind) -> [[Int]] {
+        runs.indices.filter { runKeys[$0].kind == kind }.map { Array(order[runs[$0]]) }
+    }
 }
 
 /// A page rendered in the site's parallel pass: an index page, or a document's page, by offset.

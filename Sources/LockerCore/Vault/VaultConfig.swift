@@ -199,7 +199,13 @@ public struct VaultConfig: Sendable, Hashable {
 
     /// Whether a vault path is excluded by ``exclude``.
     func isExcluded(_ path: String) -> Bool {
-        exclude.contains { path == $0 || path.hasPrefix($0 + "/") }
+        exclude.contains { folder in
+            // Inside the folder: its bytes and a `/`, as paths are split (``VaultPath``).
+            if path.utf8.count > folder.utf8.count, path.utf8.starts(with: folder.utf8) {
+                return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: folder.utf8.count)] == UInt8(ascii: "/")
+            }
+            return path == folder
+        }
     }
 }
 

@@ -111,7 +111,16 @@ struct VaultScanner: Sendable {
         // Whether each folder is excluded, as a scan asks of each folder it would enter.
         // (Found by bytes: a `/` before a combining mark is no `Character` of its own.)
         var excludedFolders: [String: Bool] = [:]
+        // The last file's folder and the answer for it: the walk lists a folder's files together.
+        var lastFolder: (path: String, excluded: Bool)?
         func inExcludedFolder(_ path: String) -> Bool {
+            guard let end = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+            if let lastFolder, lastFolder.path.utf8.elementsEqual(path.utf8[..<end]) { return lastFolder.excluded }
+            let excluded = inExcludedFolders(path)
+            lastFolder = (String(Substring(path.utf8[..<end])), excluded)
+            return excluded
+        }
+        func inExcludedFolders(_ path: String) -> Bool {
             var next = path.utf8.startIndex
             while let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/")) {
                 let folder = String(Substring(path.utf8[..<slash]))
