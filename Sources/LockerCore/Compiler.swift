@@ -274,17 +274,28 @@ public struct Compiler: Sendable {
         @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
             trace.holds(surface: surface, hashes: currentHashes, assets: assets)
         }
+        // The record's notes while guides are kept from it. (Read through `previous`, the whole
+        // record was copied for every note, a dozen references retained on both cores at once.)
+        let recordedNotes = keeping ? previous?.notes ?? [] : []
         /// A guide the record keeps: its note and every note it read have their recorded hashes,
         /// and every vault file it embeds its recorded state.
         @Sendable func kept(_ noteIndex: Int) -> NoteRecord.KeptGuide? {
-            guard keeping, let previous, noteIndex < previous.notes.count, let guide = previous.notes[noteIndex].guide,
-                index.notes[noteIndex].kind == .guide, previous.notes[noteIndex].path == index.notes[noteIndex].path,
-                previous.notes[noteIndex].sha256 == currentHashes[noteIndex]
+            guard noteIndex < recordedNotes.count, noteIndex < currentHashes.count,
+                let guide = recordedNotes[noteIndex].guide
+            else { return nil }
+            let note = index.notes[noteIndex]
+            guard note.kind == .guide, recordedNotes[noteIndex].path == note.path,
+                recordedNotes[noteIndex].sha256 == currentHashes[noteIndex]
             else { return nil }
             // The record's places are checked when it is read: each is one of its notes.
-            let trace = BuildTrace(
-                surface: 0, notes: guide.reads.map { ($0, previous.notes[$0].sha256) }, assets: guide.assets)
-            return trace.holds(surface: 0, hashes: currentHashes, assets: assets) ? guide : nil
+            for place in guide.reads
+            where place >= recordedNotes.count || place >= currentHashes.count
+                || recordedNotes[place].sha256 != currentHashes[place]
+            {
+                return nil
+            }
+            for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
+            return guide
         }
         let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
             defer { linking.tick() }
@@ -601,7 +612,9 @@ public struct Compiler: Sendable {
                 return (cached.0, cached.1, known.sha256, stamp)
             }
             let entry = aligned ? recordedNotes[place] : recorded[file.path].map { recordedNotes[$0] }
-            if let entry, let stamp, entry.stamp == stamp, let kept = hollow(file, entry, sha256: entry.sha256, stamp: stamp) {
+            if let entry, let stamp, entry.stamp == stamp,
+                let kept = hollow(file, entry, sha256: entry.sha256, stamp: stamp)
+            {
                 return kept
             }
             let bytes: [UInt8]

@@ -37,8 +37,8 @@ struct NoteRecord: Sendable {
     var indexes: [Manifest.File] = []
     /// Every note, in the order of the vault's notes.
     var notes: [Entry]
-    /// The bytes it was read from (after ``format``), and where each note's guide is in them:
-    /// a guide kept as it is goes into the next record as the same bytes.
+    /// The bytes it was read from, and where each note's guide is in them: a guide kept as it
+    /// is goes into the next record as the same bytes.
     private var source: [UInt8] = []
     private var guideBytes: [Range<Int>?] = []
 
@@ -201,7 +201,8 @@ struct NoteRecord: Sendable {
     init?(bytes: [UInt8]) {
         let format = Array(Self.format.utf8)
         guard bytes.starts(with: format) else { return nil }
-        var reader = RecordReader(Array(bytes[format.count...]))
+        // Read where it lies, after the format line: the places of the guides' bytes are in `bytes`.
+        var reader = RecordReader(bytes, in: format.count..<bytes.count)
         do {
             program = try reader.string()
             config = try reader.string()

@@ -201,8 +201,9 @@ public struct VaultConfig: Sendable, Hashable {
     func isExcluded(_ path: String) -> Bool {
         exclude.contains { folder in
             // Inside the folder: its bytes and a `/`, as paths are split (``VaultPath``).
-            if path.utf8.count > folder.utf8.count, path.utf8.starts(with: folder.utf8) {
-                return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: folder.utf8.count)] == UInt8(ascii: "/")
+            let bytes = path.utf8
+            if bytes.count > folder.utf8.count, bytes.starts(with: folder.utf8) {
+                return bytes[bytes.index(bytes.startIndex, offsetBy: folder.utf8.count)] == UInt8(ascii: "/")
             }
             return path == folder
         }
