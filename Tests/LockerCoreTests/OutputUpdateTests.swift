@@ -86,6 +86,47 @@ import Testing
         }
     }
 
+    /// The survey and the up-to-date check look each file up from the folder above its own,
+    /// opened once for the files that share it (``OutputMarker/stamps(of:in:)``): they find what
+    /// a lookup by the whole path finds, for a file changed, a file removed, and a folder of
+    /// files removed whole.
+    @Test func filesLookedUpFromTheirFoldersAreFoundAsByTheirWholePaths() throws {
+        let output = Self.folder()
+        defer { removeOutput(output) }
+        var files = [
+            OutputFile(path: "top.txt", data: Data("top".utf8)),
+            OutputFile(path: "bundles/v1/manifest.json", data: Data("{}".utf8)),
+            OutputFile(path: "bundles/v1/guide/en/1.json", data: Data("1".utf8)),
+            OutputFile(path: "bundles/v1/guide/en/2.json", data: Data("2".utf8)),
+            OutputFile(path: "bundles/v1/guide/ru/3.json", data: Data("3".utf8)),
+        ]
+        for folder in ["a", "b", "c"] {
+            for page in 0..<3 {
+                files.append(
+                    OutputFile(path: "site/guides/\(folder)/p\(page)/index.html", data: Data("\(folder)\(page)".utf8)))
+            }
+        }
+        try OutputWriter.replace(output, with: files)
+        let root = output.path + "/"
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: root + "site/guides/a/p1/index.html"))
+        try FileManager.default.removeItem(atPath: root + "site/guides/b")
+        try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/2.json")
+        let marker = try #require(try OutputWriter.previousFiles(of: output))
+        let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(folder >= 0)
+        defer { close(folder) }
+        let byWholePath = (0..<marker.count).map { marker.hasStamp(at: $0, in: folder) }
+        #expect(marker.stamps(of: 0..<marker.count, in: folder) == byWholePath)
+        // Runs that start mid-folder, as the survey's and the check's runs do.
+        #expect((0..<marker.count).flatMap { marker.stamps(of: $0..<$0 + 1, in: folder) } == byWholePath)
+        let changed = (0..<marker.count).filter { !byWholePath[$0] }.map { marker.path(at: $0) }
+        #expect(
+            changed.sorted() == [
+                "bundles/v1/guide/en/2.json", "site/guides/a/p1/index.html", "site/guides/b/p0/index.html",
+                "site/guides/b/p1/index.html", "site/guides/b/p2/index.html",
+            ])
+    }
+
     @Test func aCommitCutShortIsFinishedByTheNextBuild() throws {
         try Self.withFirstBuild { output in
             do {

@@ -225,21 +225,26 @@ struct OutputMarker: Sendable {
     /// Whether the file of the line at `index`, under the folder open as `folder` (or under
     /// `prefix`, an absolute folder path ending in `/`, with `AT_FDCWD`), is a regular file with
     /// the recorded stamp: the one the build wrote. No string is made for it.
-    func hasStamp(at index: Int, in folder: Int32, under prefix: String = "") -> Bool {
+    ///
+    /// - Parameter skipping: how many bytes of the path `folder` stands for (see
+    ///   ``stamps(of:in:)``); 0 when `folder` is the output folder.
+    func hasStamp(at index: Int, in folder: Int32, under prefix: String = "", skipping: Int = 0) -> Bool {
         let line = lines[index]
         let stampEnd = Int(line.inputs) - 1
         guard stampEnd > Int(line.stamp), !(stampEnd - Int(line.stamp) == 1 && bytes[Int(line.stamp)] == 0x2D) else {
             return false
         }
+        let pathStart = Int(line.path) + skipping
+        guard pathStart < Int(line.end) else { return false }
         let prefixCount = prefix.utf8.count
-        let pathCount = Int(line.end - line.path)
+        let pathCount = Int(line.end) - pathStart
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefixCount + pathCount + 1) { name in
             var offset = 0
             for byte in prefix.utf8 {
                 name[offset] = CChar(bitPattern: byte)
                 offset += 1
             }
-            for byte in bytes[Int(line.path)..<Int(line.end)] {
+            for byte in bytes[pathStart..<Int(line.end)] {
                 // A path with a zero byte names no file the build wrote.
                 guard byte != 0 else { return false }
                 name[offset] = CChar(bitPattern: byte)
@@ -254,6 +259,67 @@ struct OutputMarker: Sendable {
                 FileStamp(status).hasContentText(
                     bytes: UnsafeBufferPointer(rebasing: buffer[Int(line.stamp)..<stampEnd]))
             }
+        }
+    }
+
+    /// Whether the files of the lines in `range` are the ones the build wrote
+    /// (``hasStamp(at:in:under:skipping:)``), under the output folder open as `folder`.
+    ///
+    /// Each file is looked up from the folder above its own, opened once for the lines (sorted
+    /// by path) that share it: `guide/en/` for a bundle file, `guides/folder/` for a page in a
+    /// folder of its own. The kernel then walks two names per file rather than its whole path,
+    /// which was most of the time a rebuild spent looking at the previous build's files.
+    func stamps(of range: Range<Int>, in folder: Int32) -> [Bool] {
+        var open: (line: Int, length: Int, folder: Int32)?
+        defer { if let open, open.folder >= 0 { close(open.folder) } }
+        return range.map { line in
+            let length = anchorLength(at: line)
+            guard length > 0 else { return hasStamp(at: line, in: folder) }
+            if open.map({ $0.length != length || !samePrefix(length, $0.line, line) }) ?? true {
+                if let open, open.folder >= 0 { close(open.folder) }
+                open = (line, length, openPrefix(length, of: line, in: folder))
+            }
+            // A folder that cannot be opened (no descriptor left, say): the whole path.
+            guard let open, open.folder >= 0 else { return hasStamp(at: line, in: folder) }
+            return hasStamp(at: line, in: open.folder, skipping: length + 1)
+        }
+    }
+
+    /// How many bytes of the path of the line at `index` name the folder above its own (up to
+    /// the path's last `/` but one); 0 when the path has fewer than two.
+    private func anchorLength(at index: Int) -> Int {
+        let line = lines[index]
+        let path = bytes[Int(line.path)..<Int(line.end)]
+        guard let last = path.lastIndex(of: UInt8(ascii: "/")),
+            let anchor = path[..<last].lastIndex(of: UInt8(ascii: "/"))
+        else { return 0 }
+        return anchor - Int(line.path)
+    }
+
+    /// Whether the paths of the lines at `first` and `second` start with the same `length` bytes.
+    private func samePrefix(_ length: Int, _ first: Int, _ second: Int) -> Bool {
+        let (one, other) = (Int(lines[first].path), Int(lines[second].path))
+        guard one + length <= bytes.count, other + length <= bytes.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            Self.same(
+                UnsafeBufferPointer(rebasing: buffer[one..<one + length]),
+                UnsafeBufferPointer(rebasing: buffer[other..<other + length]))
+        }
+    }
+
+    /// Opens the folder named by the first `length` bytes of the path of the line at `index`,
+    /// under the folder open as `folder`, for looking up names in: a descriptor, or -1.
+    private func openPrefix(_ length: Int, of index: Int, in folder: Int32) -> Int32 {
+        let start = Int(lines[index].path)
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { name in
+            for offset in 0..<length {
+                let byte = bytes[start + offset]
+                guard byte != 0 else { return -1 }
+                name[offset] = CChar(bitPattern: byte)
+            }
+            name[length] = 0
+            guard let base = name.baseAddress else { return -1 }
+            return openat(folder, base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
     }
 

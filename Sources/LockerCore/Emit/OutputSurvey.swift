@@ -22,10 +22,11 @@ final class OutputSurvey: @unchecked Sendable {
             let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folder >= 0 else { return }
             defer { close(folder) }
-            var found = [Bool](repeating: false, count: marker.count)
-            for line in 0..<marker.count {
-                if line % 1024 == 0, lock.withLock({ stopped }) { return }
-                found[line] = marker.hasStamp(at: line, in: folder)
+            var found: [Bool] = []
+            found.reserveCapacity(marker.count)
+            for run in Compiler.runs(of: marker.count, length: 1024) {
+                if lock.withLock({ stopped }) { return }
+                found += marker.stamps(of: run, in: folder)
             }
             lock.withLock { intact = found }
         }

@@ -56,7 +56,9 @@ public enum OutputWriter {
         let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return nil }
         defer { close(folder) }
-        let intact = Compiler.parallelMap(Array(0..<files.count)) { files.hasStamp(at: $0, in: folder) }
+        let intact = Compiler.parallelMap(Compiler.runs(of: files.count, length: 512)) {
+            !files.stamps(of: $0, in: folder).contains(false)
+        }
         guard files.count > 0, !intact.contains(false) else { return nil }
         return record
     }
