@@ -253,7 +253,8 @@ extension VaultScanner {
     /// second, so a walk makes no string per file.
     static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
         let start = root.standardizedFileURL.path
-        var found: [(relative: String, absolute: String)] = []
+        // Each file with the place of its folder in `folders`.
+        var found: [(relative: String, absolute: String, folder: Int)] = []
         var folders: [String] = []
         var pending = [""]
         while let folder = pending.popLast() {
@@ -269,7 +270,7 @@ extension VaultScanner {
                     if !skipping.contains(absolute) { pending.append(relative) }
                     continue
                 }
-                found.append((relative, absolute))
+                found.append((relative, absolute, folders.count - 1))
             }
         }
         enum Tag: UInt8 {
@@ -277,17 +278,27 @@ extension VaultScanner {
             case link
             case other
         }
-        let files = found
-        // Runs of files on every core: each gives its bytes, and its regular files' stamps.
+        let (files, folderPaths) = (found, folders)
+        // Runs of files on every core: each gives its bytes, and its regular files' stamps. A
+        // file is looked up by its name in its folder, open while the run is in it: the kernel
+        // walks one name rather than the whole path.
         let runs = Compiler.parallelMap(Compiler.runs(of: files.count, length: 512)) { run in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(run.count * 120)
             var listed: [(Int, FileStamp?)] = []
             listed.reserveCapacity(run.count)
+            var current: (folder: Int, descriptor: Int32)?
+            defer { if let current, current.descriptor >= 0 { close(current.descriptor) } }
             for index in run {
-                let (relative, absolute) = files[index]
+                let (relative, absolute, folder) = files[index]
+                if current?.folder != folder {
+                    if let current, current.descriptor >= 0 { close(current.descriptor) }
+                    current = (folder, open(folderPaths[folder], O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+                }
                 var status = stat()
-                guard lstat(absolute, &status) == 0 else { continue }
+                let nameStart = folderPaths[folder].utf8.count + 1
+                guard Self.linkStatus(of: absolute, nameFrom: nameStart, in: current?.descriptor ?? -1, &status)
+                else { continue }
                 let stamp = FileStamp(status)
                 let tag: Tag
                 var target: FileStamp?
@@ -321,11 +332,20 @@ extension VaultScanner {
         for (bytes, listed) in runs {
             walk.record += bytes
             for (index, stamp) in listed {
-                let (relative, absolute) = files[index]
+                let (relative, absolute, _) = files[index]
                 walk.entries.append(.init(relative: relative, absolute: absolute, stamp: stamp))
             }
         }
         return walk
+    }
+
+    /// `lstat` of the file at `path`, by the part of it from the byte `nameStart` on (its name)
+    /// in `folder`, its folder's descriptor; by the whole path when there is none (-1).
+    private static func linkStatus(
+        of path: String, nameFrom nameStart: Int, in folder: Int32, _ status: inout stat
+    ) -> Bool {
+        guard folder >= 0, nameStart < path.utf8.count else { return lstat(path, &status) == 0 }
+        return path.withCString { fstatat(folder, $0 + nameStart, &status, AT_SYMLINK_NOFOLLOW) == 0 }
     }
 
     /// A file's size, inode and modification time, without the change time (which a hard link
