@@ -1,8 +1,8 @@
-import Dispatch
 import Foundation
 
 #if canImport(CMimalloc)
     import CMimalloc
+    import Glibc
 #endif
 
 /// The memory allocator's settings, and the thread the program runs on after them.
@@ -20,23 +20,46 @@ import Foundation
 /// first thing, and the command runs on a thread started after them, whose memory is mapped under
 /// them (measured: 7,900 of a one-note rebuild's 8,600 page faults were the main thread's).
 enum Allocator {
-    /// Sets the options, then runs `body` on a thread of its own and waits for it to end.
+    /// Sets the options, then runs `body` on a thread of its own and waits for it to end; runs
+    /// it on this thread when no thread can be started (a limit on processes, say).
     static func run(_ body: @escaping @Sendable () -> Void) {
         #if canImport(CMimalloc)
             mi_option_enable(mi_option_large_os_pages)
             // Committed at once from a thread's first memory, not its second.
             mi_option_set(mi_option_eager_commit_delay, 0)
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                body()
-                done.signal()
+            // Set up by `pthread_attr_init`, in memory of its own (the type's Swift initializer is
+            // not visible from here).
+            let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
+            pthread_attr_init(attributes)
+            defer {
+                pthread_attr_destroy(attributes)
+                attributes.deallocate()
             }
             // The main thread's stack, as `ulimit -s` gives it on Linux by default.
-            thread.stackSize = 8 << 20
-            thread.start()
-            done.wait()
+            pthread_attr_setstacksize(attributes, 8 << 20)
+            let job = Unmanaged.passRetained(Job(body))
+            var thread: pthread_t = 0
+            let started = pthread_create(
+                &thread, attributes,
+                { context in
+                    guard let context else { return nil }
+                    Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
+                    return nil
+                }, job.toOpaque())
+            guard started == 0 else {
+                job.release()
+                body()
+                return
+            }
+            pthread_join(thread, nil)
         #else
             body()
         #endif
+    }
+
+    /// What the thread runs, handed to it through `pthread_create`'s one pointer.
+    private final class Job {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }

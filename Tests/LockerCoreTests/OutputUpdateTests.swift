@@ -119,6 +119,13 @@ import Testing
         #expect(marker.stamps(of: 0..<marker.count, in: folder) == byWholePath)
         // Runs that start mid-folder, as the survey's and the check's runs do.
         #expect((0..<marker.count).flatMap { marker.stamps(of: $0..<$0 + 1, in: folder) } == byWholePath)
+        // A path with an empty name in it (only a damaged marker has one) is looked up whole.
+        let text = try String(contentsOf: output.appendingPathComponent(OutputWriter.marker), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasSuffix(" site/guides/a/p0/index.html") })
+        let doubledLine = line.replacingOccurrences(of: "p0/index", with: "p0//index")
+        let doubled = OutputMarker(Data((text + doubledLine + "\n").utf8))
+        #expect(doubled.count == marker.count + 1)
+        #expect(doubled.stamps(of: 0..<doubled.count, in: folder) == byWholePath + [true])
         let changed = (0..<marker.count).filter { !byWholePath[$0] }.map { marker.path(at: $0) }
         #expect(
             changed.sorted() == [

@@ -290,8 +290,9 @@ struct OutputMarker: Sendable {
     private func anchorLength(at index: Int) -> Int {
         let line = lines[index]
         let path = bytes[Int(line.path)..<Int(line.end)]
+        // An empty name between the two (`a//b`) would leave an absolute path to look up.
         guard let last = path.lastIndex(of: UInt8(ascii: "/")),
-            let anchor = path[..<last].lastIndex(of: UInt8(ascii: "/"))
+            let anchor = path[..<last].lastIndex(of: UInt8(ascii: "/")), anchor + 1 < last
         else { return 0 }
         return anchor - Int(line.path)
     }
