@@ -236,24 +236,9 @@ struct OutputMarker: Sendable {
         }
         let pathStart = Int(line.path) + skipping
         guard pathStart < Int(line.end) else { return false }
-        let prefixCount = prefix.utf8.count
-        let pathCount = Int(line.end) - pathStart
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefixCount + pathCount + 1) { name in
-            var offset = 0
-            for byte in prefix.utf8 {
-                name[offset] = CChar(bitPattern: byte)
-                offset += 1
-            }
-            for byte in bytes[pathStart..<Int(line.end)] {
-                // A path with a zero byte names no file the build wrote.
-                guard byte != 0 else { return false }
-                name[offset] = CChar(bitPattern: byte)
-                offset += 1
-            }
-            name[offset] = 0
+        return withName(pathStart..<Int(line.end), after: prefix, failing: false) { name in
             var status = stat()
-            guard let base = name.baseAddress, fstatat(folder, base, &status, AT_SYMLINK_NOFOLLOW) == 0,
-                status.st_mode & S_IFMT == S_IFREG
+            guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG
             else { return false }
             return bytes.withUnsafeBufferPointer { buffer in
                 FileStamp(status).hasContentText(
@@ -312,15 +297,29 @@ struct OutputMarker: Sendable {
     /// under the folder open as `folder`, for looking up names in: a descriptor, or -1.
     private func openPrefix(_ length: Int, of index: Int, in folder: Int32) -> Int32 {
         let start = Int(lines[index].path)
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { name in
-            for offset in 0..<length {
-                let byte = bytes[start + offset]
-                guard byte != 0 else { return -1 }
+        return withName(start..<start + length, failing: -1) { openat(folder, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    }
+
+    /// Calls `body` with `prefix` and the marker's bytes in `range` as a C string, made without
+    /// a `String`; `failing` when the bytes hold a zero, which names no file the build wrote.
+    private func withName<Result>(
+        _ range: Range<Int>, after prefix: String = "", failing: Result, _ body: (UnsafePointer<CChar>) -> Result
+    ) -> Result {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return failing }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefix.utf8.count + range.count + 1) { name in
+            var offset = 0
+            for byte in prefix.utf8 {
                 name[offset] = CChar(bitPattern: byte)
+                offset += 1
             }
-            name[length] = 0
-            guard let base = name.baseAddress else { return -1 }
-            return openat(folder, base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            for byte in bytes[range] {
+                guard byte != 0 else { return failing }
+                name[offset] = CChar(bitPattern: byte)
+                offset += 1
+            }
+            name[offset] = 0
+            guard let base = name.baseAddress else { return failing }
+            return body(base)
         }
     }
 

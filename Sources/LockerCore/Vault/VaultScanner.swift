@@ -108,28 +108,21 @@ struct VaultScanner: Sendable {
         guard !walk.folders.isEmpty, walk.skipped == Set(skipping) else { return nil }
         let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
         var listing = VaultListing()
-        // Whether each folder is excluded, as a scan asks of each folder it would enter.
-        // (Found by bytes: a `/` before a combining mark is no `Character` of its own.)
-        var excludedFolders: [String: Bool] = [:]
-        // The last file's folder and the answer for it: the walk lists a folder's files together.
+        // Whether a file's folder, or a folder above it, is excluded, as a scan asks of each
+        // folder it would enter; asked once per folder, since the walk lists a folder's files
+        // together. (Found by bytes: a `/` before a combining mark is no `Character` of its own.)
         var lastFolder: (path: String, excluded: Bool)?
         func inExcludedFolder(_ path: String) -> Bool {
             guard let end = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
             if let lastFolder, lastFolder.path.utf8.elementsEqual(path.utf8[..<end]) { return lastFolder.excluded }
-            let excluded = inExcludedFolders(path)
-            lastFolder = (String(Substring(path.utf8[..<end])), excluded)
-            return excluded
-        }
-        func inExcludedFolders(_ path: String) -> Bool {
+            var excluded = false
             var next = path.utf8.startIndex
-            while let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/")) {
-                let folder = String(Substring(path.utf8[..<slash]))
-                let excluded = excludedFolders[folder] ?? config.isExcluded(folder)
-                excludedFolders[folder] = excluded
-                if excluded { return true }
+            while !excluded, let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/")) {
+                excluded = config.isExcluded(String(Substring(path.utf8[..<slash])))
                 next = path.utf8.index(after: slash)
             }
-            return false
+            lastFolder = (String(Substring(path.utf8[..<end])), excluded)
+            return excluded
         }
         for entry in walk.entries {
             let path = VaultPath.normalize(entry.relative)
