@@ -246,9 +246,38 @@ public struct Compiler: Sendable {
         }
         // Each note's content hash by its place, what built results are traced and kept by.
         let currentHashes = cache != nil || recording ? noteHashes : []
+        let assets = AssetCatalog(root: vault)
+        let keptNotes = notes
+        // The record's notes while guides are kept from it. (Read through `previous`, the whole
+        // record was copied for every note, a dozen references retained on both cores at once.)
+        let recordedNotes = keeping ? previous?.notes ?? [] : []
+        /// A guide the record keeps: its note and every note it read have their recorded hashes,
+        /// and every vault file it embeds its recorded state.
+        @Sendable func kept(_ noteIndex: Int) -> NoteRecord.KeptGuide? {
+            guard noteIndex < recordedNotes.count, noteIndex < currentHashes.count,
+                let guide = recordedNotes[noteIndex].guide
+            else { return nil }
+            let note = keptNotes[noteIndex]
+            guard note.kind == .guide, recordedNotes[noteIndex].path == note.path,
+                recordedNotes[noteIndex].sha256 == currentHashes[noteIndex]
+            else { return nil }
+            // The record's places are checked when it is read: each is one of its notes.
+            for place in guide.reads
+            where place >= recordedNotes.count || place >= currentHashes.count
+                || recordedNotes[place].sha256 != currentHashes[place]
+            {
+                return nil
+            }
+            for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
+            return guide
+        }
+        // Which guides the record keeps, by place: decided before the link tables are made,
+        // which a rebuild that links only a few notes does not build (``VaultIndex``).
+        let keptGuides = keeping ? Self.parallelMap(Array(notes.indices), kept) : []
+        let linkedCount = notes.count - keptGuides.count { $0 != nil }
         var linkTables =
             cache?.index(for: surface)?.replacingNotes(notes)
-            ?? VaultIndex(notes: notes, assets: assetPaths)
+            ?? VaultIndex(notes: notes, assets: assetPaths, scanningFirst: linkedCount <= Self.fewLinkedNotes)
         cache?.keep(linkTables, for: surface)
         let loader = previous.map { _ in
             NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes)
@@ -257,7 +286,6 @@ public struct Compiler: Sendable {
         let index = linkTables
         let resolver = LinkResolver(
             index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)
-        let assets = AssetCatalog(root: vault)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
         // What builds a kept guide when it is asked for: one object that every kept document
@@ -274,34 +302,11 @@ public struct Compiler: Sendable {
         @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
             trace.holds(surface: surface, hashes: currentHashes, assets: assets)
         }
-        // The record's notes while guides are kept from it. (Read through `previous`, the whole
-        // record was copied for every note, a dozen references retained on both cores at once.)
-        let recordedNotes = keeping ? previous?.notes ?? [] : []
-        /// A guide the record keeps: its note and every note it read have their recorded hashes,
-        /// and every vault file it embeds its recorded state.
-        @Sendable func kept(_ noteIndex: Int) -> NoteRecord.KeptGuide? {
-            guard noteIndex < recordedNotes.count, noteIndex < currentHashes.count,
-                let guide = recordedNotes[noteIndex].guide
-            else { return nil }
-            let note = index.notes[noteIndex]
-            guard note.kind == .guide, recordedNotes[noteIndex].path == note.path,
-                recordedNotes[noteIndex].sha256 == currentHashes[noteIndex]
-            else { return nil }
-            // The record's places are checked when it is read: each is one of its notes.
-            for place in guide.reads
-            where place >= recordedNotes.count || place >= currentHashes.count
-                || recordedNotes[place].sha256 != currentHashes[place]
-            {
-                return nil
-            }
-            for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
-            return guide
-        }
         let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
             if note.kind == .deck { return Built() }
-            if let guide = kept(noteIndex) {
+            if noteIndex < keptGuides.count, let guide = keptGuides[noteIndex] {
                 let document = KeptDocument(source: note.path, guide: guide) { try keptBuilder.guide(noteIndex) }
                 return Built(
                     document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
@@ -558,6 +563,10 @@ public struct Compiler: Sendable {
         }
         return compilation
     }
+
+    /// How many notes a build links at most for its link tables to be built only when its
+    /// questions grow many (``VaultIndex/init(notes:assets:scanningFirst:)``).
+    static let fewLinkedNotes = 8
 
     /// What linking one note made.
     private struct Built: Sendable {

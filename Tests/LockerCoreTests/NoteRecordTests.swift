@@ -51,7 +51,9 @@ import Testing
         let (built, _) = try PageInputsTests.build(vault, into: output, trustingStamps: true)
         let clean = try Compiler(vault: vault.root, environment: IncrementalBuildTests.environment).compile()
         #expect(built.diagnostics == clean.diagnostics)
-        #expect(BuildOutputTests.differences(try PageInputsTests.tree(output), clean.files.map { ($0.path, $0.data) }) == [])
+        let differences = BuildOutputTests.differences(
+            try PageInputsTests.tree(output), clean.files.map { ($0.path, $0.data) })
+        #expect(differences == [], "\(differences)")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(NoteRecord.fileName).path))
         return built
     }

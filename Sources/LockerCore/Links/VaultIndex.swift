@@ -1,17 +1,21 @@
+import Foundation
 import LockerKit
 
 /// Every way a link can name a note or a file: by path, by file name, by alias.
 ///
 /// Keys are NFC. Each table has an exact and a lowercased form, for Obsidian's case-insensitive
 /// fallback. A note with a locale suffix (`check-in.ru.md`) is also known by its base name.
+///
+/// A build that links every note builds the note tables at once. A rebuild that links a few
+/// notes, the rest kept from the previous build, asks a few questions: it answers them by
+/// looking at every note, and builds the tables only once it has asked enough that they are
+/// worth building (``DeferredNoteTables``). Both ways give the same notes in the same order.
 struct VaultIndex: Sendable {
     private(set) var notes: [ParsedNote]
-    private var notesByPath = PlaceTable<Substring>()
-    private var notesByPathLowercased = PlaceTable<Substring>()
-    private var notesByName = PlaceTable<Substring>()
-    private var notesByNameLowercased = PlaceTable<Substring>()
-    private var notesByAlias = PlaceTable<Substring>()
-    private var notesByIdentity = PlaceTable<NoteIdentity>()
+    /// The note tables, when built at once.
+    private var tables: NoteTables?
+    /// The note tables built on demand, when not built at once.
+    private var deferred: DeferredNoteTables?
     let assets: Set<String>
     /// Reads the notes kept unread (``ParsedNote/isHollow``) when their text is needed.
     var loader: NoteLoader?
@@ -25,74 +29,24 @@ struct VaultIndex: Sendable {
         var id: String
     }
 
-    init(notes: [ParsedNote], assets: [String]) {
+    /// The tables over `notes` and `assets`.
+    ///
+    /// - Parameter scanningFirst: whether few notes will be linked: the note tables are then
+    ///   built only when the questions answered by looking at every note grow too many.
+    init(notes: [ParsedNote], assets: [String], scanningFirst: Bool = false) {
         self.notes = notes
         self.assets = Set(assets)
-        /// A note's paths, cut from its own strings: a translation is found by its own name and
-        /// by the name it shares with the others.
-        @Sendable func paths(_ note: ParsedNote) -> (own: Substring, base: Substring?) {
-            let own = VaultPath.removingExtension(from: note.path)
-            return own == note.basePath ? (own, nil) : (own, note.basePath[...])
+        if scanningFirst {
+            deferred = DeferredNoteTables()
+        } else {
+            tables = NoteTables(notes: notes)
         }
-        // The tables do not depend on each other: half of them built on each of two cores.
-        let capacity = notes.count
-        let halves = Compiler.parallelMap([false, true]) { byName -> VaultIndex in
-            var tables = VaultIndex(notes: [], assets: Set())
-            if byName {
-                tables.notesByName = PlaceTable(capacity: capacity)
-                tables.notesByNameLowercased = PlaceTable(capacity: capacity)
-            } else {
-                tables.notesByPath = PlaceTable(capacity: capacity)
-                tables.notesByPathLowercased = PlaceTable(capacity: capacity)
-                tables.notesByIdentity = PlaceTable(capacity: capacity)
-            }
-            func add(_ path: Substring, _ index: Int) {
-                if byName {
-                    let name = VaultPath.fileName(in: path)
-                    tables.notesByName.add(name, index)
-                    tables.notesByNameLowercased.add(name.lowercasedSharing, index)
-                } else {
-                    tables.notesByPath.add(path, index)
-                    tables.notesByPathLowercased.add(path.lowercasedSharing, index)
-                }
-            }
-            for (index, note) in notes.enumerated() {
-                let (own, base) = paths(note)
-                add(own, index)
-                if let base { add(base, index) }
-                if byName {
-                    for alias in note.frontmatter.aliases {
-                        tables.notesByAlias.add(Substring(alias.lowercased()), index)
-                    }
-                } else {
-                    tables.notesByIdentity.add(NoteIdentity(kind: note.kind, id: note.id), index)
-                }
-            }
-            guard byName else { return tables }
-            for asset in assets {
-                tables.assetsByLowercasedPath[asset.lowercased(), default: []].append(asset)
-                let name = VaultPath.fileName(of: asset)
-                tables.assetsByName[name, default: []].append(asset)
-                tables.assetsByLowercasedName[name.lowercased(), default: []].append(asset)
-            }
-            return tables
+        for asset in assets {
+            assetsByLowercasedPath[asset.lowercased(), default: []].append(asset)
+            let name = VaultPath.fileName(of: asset)
+            assetsByName[name, default: []].append(asset)
+            assetsByLowercasedName[name.lowercased(), default: []].append(asset)
         }
-        let (byPath, byName) = (halves[0], halves[1])
-        notesByPath = byPath.notesByPath
-        notesByPathLowercased = byPath.notesByPathLowercased
-        notesByIdentity = byPath.notesByIdentity
-        notesByName = byName.notesByName
-        notesByNameLowercased = byName.notesByNameLowercased
-        notesByAlias = byName.notesByAlias
-        assetsByLowercasedPath = byName.assetsByLowercasedPath
-        assetsByName = byName.assetsByName
-        assetsByLowercasedName = byName.assetsByLowercasedName
-    }
-
-    /// Empty tables over `notes`: what each half of ``init(notes:assets:)`` fills.
-    private init(notes: [ParsedNote], assets: Set<String>) {
-        self.notes = notes
-        self.assets = assets
     }
 
     /// The same tables over new versions of the same notes: valid when every note keeps its
@@ -114,12 +68,12 @@ struct VaultIndex: Sendable {
         NoteIdentity(kind: notes[index].kind, id: notes[index].id)
     }
 
-    /// The translations of a document, by locale.
-    func translations(of identity: NoteIdentity) -> [Int] { notesByIdentity[identity] ?? [] }
-
     /// Candidates for a note path (no extension), exact case first.
     func notes(atPath path: String) -> [Int] {
-        notesByPath[path[...]] ?? notesByPathLowercased[path[...].lowercasedSharing] ?? []
+        let key = path[...]
+        if deferred != nil, let exact = scan(for: path, byName: false), !exact.isEmpty { return exact }
+        let tables = allTables
+        return tables.byPath[key] ?? tables.byPathLowercased[key.lowercasedSharing] ?? []
     }
 
     /// Candidates whose path ends with the link's path, or whose whole path ends the link's path
@@ -128,24 +82,39 @@ struct VaultIndex: Sendable {
         let lowered = path.lowercased()
         var exact: [Int] = []
         var folded: [Int] = []
-        for (key, indices) in notesByPath.entries {
+        /// Adds the places of a path key to the exact matches, the matches in any case, or neither.
+        func consider(_ key: Substring, _ places: [Int]) {
             if key.hasSuffix("/" + path) || path.hasSuffix("/" + key) {
-                exact += indices
+                exact += places
             } else {
                 let lowerKey = key.lowercased()
-                if lowerKey.hasSuffix("/" + lowered) || lowered.hasSuffix("/" + lowerKey) { folded += indices }
+                if lowerKey.hasSuffix("/" + lowered) || lowered.hasSuffix("/" + lowerKey) { folded += places }
             }
         }
+        for (key, places) in allTables.byPath.entries { consider(key, places) }
         return (exact.isEmpty ? folded : exact).sorted()
     }
 
     /// Candidates by file name (no extension), exact case first.
     func notes(named name: String) -> [Int] {
-        notesByName[name[...]] ?? notesByNameLowercased[name[...].lowercasedSharing] ?? []
+        let key = name[...]
+        if deferred != nil, let exact = scan(for: name, byName: true), !exact.isEmpty { return exact }
+        let tables = allTables
+        return tables.byName[key] ?? tables.byNameLowercased[key.lowercasedSharing] ?? []
     }
 
     /// Candidates by frontmatter alias, ignoring case.
-    func notes(aliased alias: String) -> [Int] { notesByAlias[Substring(alias.lowercased())] ?? [] }
+    func notes(aliased alias: String) -> [Int] {
+        let key = Substring(alias.lowercased())
+        if let tables = builtTables { return tables.byAlias[key] ?? [] }
+        var places: [Int] = []
+        for place in notes.indices {
+            for alias in notes[place].frontmatter.aliases where Substring(alias.lowercased()) == key {
+                places.append(place)
+            }
+        }
+        return places
+    }
 
     /// Assets at a path, exact case first.
     func assets(atPath path: String) -> [String] {
@@ -164,5 +133,204 @@ struct VaultIndex: Sendable {
             }.sorted()
         }
         return (assetsByName[target] ?? assetsByLowercasedName[target.lowercased()] ?? []).sorted()
+    }
+
+    /// The note tables when they are built; nil while questions are answered by looking at
+    /// every note.
+    private var builtTables: NoteTables? {
+        if let tables { return tables }
+        return deferred?.tables(over: notes)
+    }
+
+    /// The note tables, built now if they are not yet: for a question that looking at every
+    /// note answers slowly (in any case, or by a path's end).
+    private var allTables: NoteTables {
+        if let tables { return tables }
+        return deferred?.tables(over: notes, now: true) ?? NoteTables(notes: notes)
+    }
+
+    /// The notes whose path without extension (or, `byName`, whose file name without it) is
+    /// `key`, by their own path or their base path, in the order of the notes, as the exact
+    /// table lists them; nil once the tables are built.
+    private func scan(for key: String, byName: Bool) -> [Int]? {
+        guard builtTables == nil, let keys = deferred?.keys(over: notes) else { return nil }
+        return keys.places(of: Array(key.utf8), byName: byName)
+    }
+}
+
+/// The note tables of a ``VaultIndex``: the notes by path, by file name and by alias.
+private struct NoteTables: Sendable {
+    var byPath = PlaceTable<Substring>()
+    var byPathLowercased = PlaceTable<Substring>()
+    var byName = PlaceTable<Substring>()
+    var byNameLowercased = PlaceTable<Substring>()
+    var byAlias = PlaceTable<Substring>()
+
+    /// A note's path without its extension, and its base path when that differs (a
+    /// translation is found by its own name and by the one it shares with the others).
+    typealias PathKeys = (own: Substring, base: Substring?)
+
+    /// The note's ``PathKeys``, cut from its own strings.
+    static func pathKeys(_ note: ParsedNote) -> PathKeys {
+        let own = VaultPath.removingExtension(from: note.path)
+        return own == note.basePath ? (own, nil) : (own, note.basePath[...])
+    }
+
+    init() {}
+
+    init(notes: [ParsedNote]) {
+        // The tables do not depend on each other: half of them built on each of two cores.
+        let capacity = notes.count
+        let halves = Compiler.parallelMap([false, true]) { byName -> NoteTables in
+            var tables = NoteTables()
+            if byName {
+                tables.byName = PlaceTable(capacity: capacity)
+                tables.byNameLowercased = PlaceTable(capacity: capacity)
+            } else {
+                tables.byPath = PlaceTable(capacity: capacity)
+                tables.byPathLowercased = PlaceTable(capacity: capacity)
+            }
+            func add(_ path: Substring, _ index: Int) {
+                if byName {
+                    let name = VaultPath.fileName(in: path)
+                    tables.byName.add(name, index)
+                    tables.byNameLowercased.add(name.lowercasedSharing, index)
+                } else {
+                    tables.byPath.add(path, index)
+                    tables.byPathLowercased.add(path.lowercasedSharing, index)
+                }
+            }
+            for (index, note) in notes.enumerated() {
+                let (own, base) = Self.pathKeys(note)
+                add(own, index)
+                if let base { add(base, index) }
+                if byName {
+                    for alias in note.frontmatter.aliases {
+                        tables.byAlias.add(Substring(alias.lowercased()), index)
+                    }
+                }
+            }
+            return tables
+        }
+        (byPath, byPathLowercased) = (halves[0].byPath, halves[0].byPathLowercased)
+        (byName, byNameLowercased, byAlias) = (halves[1].byName, halves[1].byNameLowercased, halves[1].byAlias)
+    }
+}
+
+/// The keys of a ``VaultIndex``'s notes as bytes, side by side: what a question is answered
+/// by, without the tables, in a loop over bytes rather than over the notes' strings.
+///
+/// Paths and link targets are NFC, so two that are equal as strings have the same bytes.
+private struct NoteKeys: Sendable {
+    /// A note's path without its extension, and its base path when that differs: ranges in
+    /// ``bytes``, and where the file name starts in each.
+    struct Entry: Sendable {
+        var own: Range<Int>
+        var ownName: Int
+        var base: Range<Int>?
+        var baseName: Int
+    }
+
+    private var bytes: [UInt8] = []
+    private var entries: [Entry] = []
+
+    init(notes: [ParsedNote]) {
+        entries.reserveCapacity(notes.count)
+        bytes.reserveCapacity(notes.count * 32)
+        for note in notes {
+            var entry = Entry(own: 0..<0, ownName: 0, base: nil, baseName: 0)
+            let start = bytes.count
+            bytes += note.path.utf8
+            let own = bytes.withUnsafeBufferPointer { buffer in
+                Self.keyRange(in: UnsafeBufferPointer(rebasing: buffer[start...]), removingExtension: true)
+            }
+            entry.own = start + own.key.lowerBound..<start + own.key.upperBound
+            entry.ownName = start + own.name
+            bytes.removeSubrange(entry.own.upperBound...)
+            let baseStart = bytes.count
+            bytes += note.basePath.utf8
+            if bytes[baseStart...].elementsEqual(bytes[entry.own]) {
+                bytes.removeSubrange(baseStart...)
+            } else {
+                let base = bytes.withUnsafeBufferPointer { buffer in
+                    Self.keyRange(in: UnsafeBufferPointer(rebasing: buffer[baseStart...]), removingExtension: false)
+                }
+                entry.base = baseStart..<bytes.count
+                entry.baseName = baseStart + base.name
+            }
+            entries.append(entry)
+        }
+    }
+
+    /// The places of the notes with `key` as their path without extension (or, `byName`, as
+    /// the file name in it), by their own path or their base path: each place as often as the
+    /// exact table lists it, in order.
+    func places(of key: [UInt8], byName: Bool) -> [Int] {
+        var places: [Int] = []
+        bytes.withUnsafeBufferPointer { bytes in
+            key.withUnsafeBufferPointer { key in
+                func matches(_ range: Range<Int>, name: Int) -> Bool {
+                    let part = byName ? name..<range.upperBound : range
+                    return part.count == key.count && UnsafeBufferPointer(rebasing: bytes[part]).elementsEqual(key)
+                }
+                for (place, entry) in entries.enumerated() {
+                    if matches(entry.own, name: entry.ownName) { places.append(place) }
+                    if let base = entry.base, matches(base, name: entry.baseName) { places.append(place) }
+                }
+            }
+        }
+        return places
+    }
+
+    /// Where the key is in a path's bytes, without the extension (a last `.` in the last
+    /// component, not its first byte) when `removingExtension`, and where its file name starts
+    /// (after the last `/`): as ``VaultPath/removingExtension(from:)`` and
+    /// ``VaultPath/fileName(in:)`` cut them.
+    private static func keyRange(
+        in bytes: UnsafeBufferPointer<UInt8>, removingExtension: Bool
+    ) -> (key: Range<Int>, name: Int) {
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let nameStart = slash.map { $0 + 1 } ?? 0
+        var end = bytes.count
+        if removingExtension, let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart {
+            end = dot
+        }
+        return (0..<end, nameStart)
+    }
+}
+
+/// The note tables of a ``VaultIndex`` made to scan first: built once it has answered
+/// ``scansBeforeBuilding`` questions by looking at every note, so that a note with hundreds of
+/// links does not look at every note hundreds of times. Shared by the index's copies.
+private final class DeferredNoteTables: @unchecked Sendable {
+    /// How many questions are answered by looking at every note. Each costs about what
+    /// building the tables costs for a fiftieth of the notes.
+    static let scansBeforeBuilding = 48
+
+    private let lock = NSLock()
+    private var built: NoteTables?
+    private var scans = 0
+    private var noteKeys: NoteKeys?
+
+    /// The notes' keys as bytes, made at the first question.
+    func keys(over notes: [ParsedNote]) -> NoteKeys {
+        lock.withLock {
+            if let noteKeys { return noteKeys }
+            let keys = NoteKeys(notes: notes)
+            noteKeys = keys
+            return keys
+        }
+    }
+
+    /// The tables over `notes`, built now when this question is one too many to scan for; nil
+    /// while questions are answered by scanning.
+    func tables(over notes: [ParsedNote], now: Bool = false) -> NoteTables? {
+        lock.withLock {
+            if let built { return built }
+            scans += 1
+            guard now || scans > Self.scansBeforeBuilding else { return nil }
+            built = NoteTables(notes: notes)
+            return built
+        }
     }
 }
