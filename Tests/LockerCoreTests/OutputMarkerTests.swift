@@ -149,7 +149,10 @@ import Testing
             ? Data(
                 ("h\n" + previousFiles.map { "\($0.value.sha256) \($0.value.stamp ?? "-") \($0.key)\n" }.joined()).utf8)
             : OutputWriter.markerText(previousFiles)
-        let previous = OutputMarker(previousText)
+        // Blank lines and lines too short to read, which are passed over, between some others:
+        // the kept lines around them are not side by side in the marker's bytes.
+        let gappy = seed % 3 == 1
+        let previous = OutputMarker(gappy ? Self.withGaps(previousText, using: &random) : previousText)
         if earlier {
             previousFiles = previousFiles.mapValues { Recorded(sha256: $0.sha256, stamp: $0.stamp, inputs: nil) }
         }
@@ -187,5 +190,22 @@ import Testing
         #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
         #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
         #expect(OutputMarker(closing.marker).files == expected)
+    }
+
+    /// `text`'s lines, its first kept first, with a blank line or a line too short to read
+    /// after some of the others.
+    static func withGaps(_ text: Data, using random: inout SplitMix64) -> Data {
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var out = ""
+        for (number, line) in lines.enumerated() {
+            out += line + (number + 1 < lines.count ? "\n" : "")
+            guard number > 1, number + 1 < lines.count else { continue }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: out += "\n"
+            case 1: out += "short line\n"
+            default: break
+            }
+        }
+        return Data(out.utf8)
     }
 }

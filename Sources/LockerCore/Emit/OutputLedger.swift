@@ -106,23 +106,37 @@ final class OutputLedger: @unchecked Sendable {
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
         if previous.linesAreCopyable {
-            var bytes = Array(OutputWriter.markerStart.utf8)
+            var bytes = Data(OutputWriter.markerStart.utf8)
             bytes.reserveCapacity(previous.byteCount + entries.count * 200)
-            var next = 0
-            for line in 0..<previous.count where kept[line] {
-                while next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
-                    let path = paths[order[next]]
-                    OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &bytes)
-                    next += 1
-                }
-                bytes += previous.lineBytes(at: line)
-                bytes.append(0x0A)
-            }
-            for offset in order[next...] {
+            /// Appends a new file's line.
+            func appendNew(_ offset: Int) {
                 let path = paths[offset]
-                OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &bytes)
+                var line: [UInt8] = []
+                OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &line)
+                bytes.append(contentsOf: line)
             }
-            marker = Data(bytes)
+            // Runs of kept lines are copied whole, the new lines merged in between.
+            var next = 0
+            var run: Int?
+            for line in 0..<previous.count {
+                guard kept[line] else {
+                    if let start = run { previous.appendLines(start..<line, to: &bytes) }
+                    run = nil
+                    continue
+                }
+                if next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
+                    if let start = run { previous.appendLines(start..<line, to: &bytes) }
+                    run = nil
+                    while next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
+                        appendNew(order[next])
+                        next += 1
+                    }
+                }
+                if run == nil { run = line }
+            }
+            if let start = run { previous.appendLines(start..<previous.count, to: &bytes) }
+            for offset in order[next...] { appendNew(offset) }
+            marker = bytes
         } else {
             // A marker of an earlier `locker`, out of order or damaged: every line written anew.
             var files = entries

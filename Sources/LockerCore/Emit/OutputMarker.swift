@@ -330,6 +330,23 @@ struct OutputMarker: Sendable {
         return bytes[Int(line.start)..<Int(line.end)]
     }
 
+    /// Appends the lines at `range` as they stand in the marker, each with its newline: in one
+    /// copy where they stand side by side, as the lines of a marker written whole do.
+    func appendLines(_ range: Range<Int>, to data: inout Data) {
+        guard !range.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { buffer in
+            var first = range.lowerBound
+            for index in range {
+                let line = lines[index]
+                let adjacent = index + 1 < range.upperBound && lines[index + 1].start == line.end + 1
+                guard !adjacent else { continue }
+                data.append(UnsafeBufferPointer(rebasing: buffer[Int(lines[first].start)..<Int(line.end)]))
+                data.append(0x0A)
+                first = index + 1
+            }
+        }
+    }
+
     /// Whether the path of the line at `index` comes before `path` in byte order.
     func path(at index: Int, precedes path: String) -> Bool {
         var path = path
