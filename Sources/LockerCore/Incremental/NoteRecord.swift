@@ -103,6 +103,9 @@ struct NoteRecord: Sendable {
         }
     }
 
+    /// How many notes a run of the record holds, the last run fewer: each is read on a core of its own.
+    static let runLength = 1024
+
     /// The record's bytes: the notes' entries are written on every core, a run of notes each,
     /// one after the other.
     var encoded: Data { encoded(reusing: nil) }
@@ -127,7 +130,7 @@ struct NoteRecord: Sendable {
         let notes = self.notes
         var data = Data(Self.format.utf8)
         data.append(contentsOf: writer.bytes)
-        let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024)) { run in
+        let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: Self.runLength)) { run in
             Self.encoded(notes[run], previous: previous)
         }
         // Each run's length first, so that the next build reads the runs on every core too.
@@ -224,29 +227,45 @@ struct NoteRecord: Sendable {
             let first = reader.bytesRead
             let source = reader.source
             guard first + start == source.count else { return nil }
-            let decoded = Compiler.parallelMap(runs) { run -> (notes: [Entry], guides: [Range<Int>?])? in
-                var reader = RecordReader(source, in: (first + run.lowerBound)..<(first + run.upperBound))
-                var read: (notes: [Entry], guides: [Range<Int>?]) = ([], [])
-                do {
-                    while !reader.atEnd {
-                        let (entry, guide) = try Self.entry(from: &reader)
-                        read.notes.append(entry)
-                        read.guides.append(guide)
+            // Each run holds `runLength` notes but the last, as ``encoded(reusing:)`` cuts them;
+            // each is decoded into its own part of the list, so no entry is copied from run to run.
+            let runPlaces = Compiler.runs(of: count, length: Self.runLength)
+            guard runPlaces.count == runs.count else { return nil }
+            var entries: [Entry] = []
+            var guides = [Range<Int>?](repeating: nil, count: count)
+            guides.withUnsafeMutableBufferPointer { guides in
+                guard let guidesBase = guides.baseAddress else { return }
+                let guideSlots = RecordSlots(base: guidesBase)
+                entries = [Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    guard let base = buffer.baseAddress else { return }
+                    let entrySlots = RecordSlots(base: base)
+                    // How many entries each run decoded, and whether they were the whole run.
+                    let decoded = Compiler.parallelMap(Array(runs.indices)) { run -> (made: Int, whole: Bool) in
+                        let bytes = (first + runs[run].lowerBound)..<(first + runs[run].upperBound)
+                        var reader = RecordReader(source, in: bytes)
+                        var place = runPlaces[run].lowerBound
+                        while !reader.atEnd, place < runPlaces[run].upperBound {
+                            guard let (entry, guide) = try? Self.entry(from: &reader) else { break }
+                            (entrySlots.base + place).initialize(to: entry)
+                            guideSlots.base[place] = guide
+                            place += 1
+                        }
+                        return (place - runPlaces[run].lowerBound, reader.atEnd && place == runPlaces[run].upperBound)
                     }
-                } catch {
-                    return nil
+                    guard decoded.allSatisfy(\.whole) else {
+                        // A damaged run: the entries decoded are let go, and the record is not read.
+                        for (run, done) in zip(runPlaces, decoded) {
+                            (base + run.lowerBound).deinitialize(count: done.made)
+                        }
+                        initialized = 0
+                        return
+                    }
+                    initialized = count
                 }
-                return read
             }
-            notes = []
-            notes.reserveCapacity(count)
-            guideBytes.reserveCapacity(count)
-            for run in decoded {
-                guard let run else { return nil }
-                notes += run.notes
-                guideBytes += run.guides
-            }
-            guard notes.count == count else { return nil }
+            guard entries.count == count else { return nil }
+            notes = entries
+            guideBytes = guides
             self.source = source
             // Every place a guide read is one of the record's notes.
             let places = notes.indices
@@ -324,4 +343,10 @@ struct NoteRecord: Sendable {
                 hint: try reader.optionalString())
         }
     }
+}
+
+/// Where ``NoteRecord/init(bytes:)`` decodes each run's entries: one part of the list per run,
+/// written by one thread.
+private struct RecordSlots<Value>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Value>
 }
