@@ -1,4 +1,5 @@
 import Foundation
+import LockerCore
 
 #if canImport(CMimalloc)
     import CMimalloc
@@ -27,39 +28,10 @@ enum Allocator {
             mi_option_enable(mi_option_large_os_pages)
             // Committed at once from a thread's first memory, not its second.
             mi_option_set(mi_option_eager_commit_delay, 0)
-            // Set up by `pthread_attr_init`, in memory of its own (the type's Swift initializer is
-            // not visible from here).
-            let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
-            pthread_attr_init(attributes)
-            defer {
-                pthread_attr_destroy(attributes)
-                attributes.deallocate()
-            }
             // The main thread's stack, as `ulimit -s` gives it on Linux by default.
-            pthread_attr_setstacksize(attributes, 8 << 20)
-            let job = Unmanaged.passRetained(Job(body))
-            var thread: pthread_t = 0
-            let started = pthread_create(
-                &thread, attributes,
-                { context in
-                    guard let context else { return nil }
-                    Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
-                    return nil
-                }, job.toOpaque())
-            guard started == 0 else {
-                job.release()
-                body()
-                return
-            }
-            pthread_join(thread, nil)
+            if !WorkerThread.run(stackSize: 8 << 20, body) { body() }
         #else
             body()
         #endif
-    }
-
-    /// What the thread runs, handed to it through `pthread_create`'s one pointer.
-    private final class Job {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }

@@ -75,14 +75,22 @@ import Testing
             try FileManager.default.createDirectory(atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
             try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/aaaa.json")
             let previous = try #require(try OutputWriter.previousFiles(of: output))
+            // Asked at once: the answer waits for the survey to reach the file, and is never nil.
             let survey = OutputSurvey(output: output.path, marker: previous)
-            let deadline = Date().addingTimeInterval(10)
-            while survey.isIntact("bundles/v1/manifest.json") == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(survey.isIntact("site/guides/b/index.html") == false)
             #expect(survey.isIntact("bundles/v1/manifest.json") == true)
             #expect(survey.isIntact("site/guides/a/index.html") == false)
             #expect(survey.isIntact("site/guides/b/index.html") == false)
             #expect(survey.isIntact("bundles/v1/guide/en/aaaa.json") == false)
             #expect(survey.isIntact("not/in/the/marker") == false)
+            #expect((0..<previous.count).allSatisfy { survey.isIntact(line: $0) != nil })
+
+            // A survey that cannot look, or is stopped, is not waited for: nil, at once.
+            let nowhere = OutputSurvey(output: output.path + "/no such folder", marker: previous)
+            #expect(nowhere.isIntact(line: previous.count - 1) == nil)
+            let stopped = OutputSurvey(output: output.path, marker: previous)
+            stopped.stop()
+            _ = stopped.isIntact(line: previous.count - 1)
         }
     }
 

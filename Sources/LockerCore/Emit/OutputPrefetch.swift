@@ -28,7 +28,7 @@ public final class OutputPrefetch: @unchecked Sendable {
     /// Starts reading the marker, then the note record, of the output folder `output`.
     public init(output: URL) {
         folder = output.standardizedFileURL.path + "/"
-        let thread = Thread { [self] in
+        let running = WorkerThread.start { [self] in
             if let (stamp, bytes) = Self.read(folder + OutputWriter.marker) {
                 readMarker = (stamp, OutputMarker(bytes: bytes))
             }
@@ -38,8 +38,11 @@ public final class OutputPrefetch: @unchecked Sendable {
             }
             recordRead.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
+        // Without a thread, nothing is read ahead: the build reads the files itself.
+        if !running {
+            markerRead.signal()
+            recordRead.signal()
+        }
     }
 
     /// The marker as read, when the file is still the one read; nil otherwise.
