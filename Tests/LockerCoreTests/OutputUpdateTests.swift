@@ -97,7 +97,7 @@ import Testing
     /// The survey and the up-to-date check look each file up from the folder above its own,
     /// opened once for the files that share it (``OutputMarker/stamps(of:in:)``): they find what
     /// a lookup by the whole path finds, for a file changed, a file removed, and a folder of
-    /// files removed whole.
+    /// files removed whole, beside a folder whose name starts with another's.
     @Test func filesLookedUpFromTheirFoldersAreFoundAsByTheirWholePaths() throws {
         let output = Self.folder()
         defer { removeOutput(output) }
@@ -107,6 +107,9 @@ import Testing
             OutputFile(path: "bundles/v1/guide/en/1.json", data: Data("1".utf8)),
             OutputFile(path: "bundles/v1/guide/en/2.json", data: Data("2".utf8)),
             OutputFile(path: "bundles/v1/guide/ru/3.json", data: Data("3".utf8)),
+            // A folder whose name starts with the name of the one before it.
+            OutputFile(path: "bundles/v1/guide/en2/4.json", data: Data("4".utf8)),
+            OutputFile(path: "bundles/v1/guide/en2/5.json", data: Data("5".utf8)),
         ]
         for folder in ["a", "b", "c"] {
             for page in 0..<3 {
