@@ -45,9 +45,15 @@ struct VaultListing: Sendable {
 
     /// Puts the notes and the assets in byte order of their paths.
     fileprivate mutating func sort() {
-        let (notes, assets) = (self.notes, self.assets)
-        self.notes = notes.map(\.path).utf8SortedOffsets().map { notes[$0] }
-        self.assets = assets.map(\.path).utf8SortedOffsets().map { assets[$0] }
+        /// The files in byte order of their paths; not moved when they are in it already.
+        func sorted(_ files: [VaultFile]) -> [VaultFile] {
+            if !files.indices.dropFirst().contains(where: { !files[$0 - 1].path.utf8Precedes(files[$0].path) }) {
+                return files
+            }
+            return files.map(\.path).utf8SortedOffsets().map { files[$0] }
+        }
+        notes = sorted(notes)
+        assets = sorted(assets)
     }
 }
 
@@ -107,30 +113,41 @@ struct VaultScanner: Sendable {
     func listing(of walk: VaultWalk) -> VaultListing? {
         guard !walk.folders.isEmpty, walk.skipped == Set(skipping) else { return nil }
         let rootPath = root.resolvingSymlinksInPath().standardizedFileURL.path
-        var listing = VaultListing()
-        // Whether a file's folder, or a folder above it, is excluded, as a scan asks of each
-        // folder it would enter; asked once per folder, since the walk lists a folder's files
-        // together. (Found by bytes: a `/` before a combining mark is no `Character` of its own.)
-        var lastFolder: (path: String, excluded: Bool)?
-        func inExcludedFolder(_ path: String) -> Bool {
-            guard let end = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
-            if let lastFolder, lastFolder.path.utf8.elementsEqual(path.utf8[..<end]) { return lastFolder.excluded }
-            var excluded = false
-            var next = path.utf8.startIndex
-            while !excluded, let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/")) {
-                excluded = config.isExcluded(String(Substring(path.utf8[..<slash])))
-                next = path.utf8.index(after: slash)
+        let config = self.config
+        // Each run of the walk's files on a core of its own: the paths normalized, the files
+        // left out by the settings dropped. Links, which may warn, are looked at afterwards.
+        let runs = Compiler.parallelMap(Compiler.runs(of: walk.entries.count, length: 1024)) { run in
+            // Whether a file's folder, or a folder above it, is excluded, as a scan asks of each
+            // folder it would enter; asked once per folder, since the walk lists a folder's files
+            // together. (Found by bytes: a `/` before a combining mark is no `Character` of its own.)
+            var lastFolder: (path: String, excluded: Bool)?
+            func inExcludedFolder(_ path: String) -> Bool {
+                guard let end = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+                if let lastFolder, lastFolder.path.utf8.elementsEqual(path.utf8[..<end]) {
+                    return lastFolder.excluded
+                }
+                var excluded = false
+                var next = path.utf8.startIndex
+                while !excluded, let slash = path.utf8[next...].firstIndex(of: UInt8(ascii: "/")) {
+                    excluded = config.isExcluded(String(Substring(path.utf8[..<slash])))
+                    next = path.utf8.index(after: slash)
+                }
+                lastFolder = (String(Substring(path.utf8[..<end])), excluded)
+                return excluded
             }
-            lastFolder = (String(Substring(path.utf8[..<end])), excluded)
-            return excluded
+            return run.compactMap { index -> (file: VaultFile, isLink: Bool)? in
+                let entry = walk.entries[index]
+                let path = VaultPath.normalize(entry.relative)
+                if config.isExcluded(path) || path == VaultConfig.fileName || inExcludedFolder(path) { return nil }
+                return (VaultFile(path: path, absolutePath: entry.absolute, stamp: entry.stamp), entry.isLink)
+            }
         }
-        for entry in walk.entries {
-            let path = VaultPath.normalize(entry.relative)
-            if config.isExcluded(path) || path == VaultConfig.fileName || inExcludedFolder(path) { continue }
-            if entry.isLink, !Self.readsLink(at: entry.absolute, path: path, rootPath: rootPath, into: &listing) {
+        var listing = VaultListing()
+        for (file, isLink) in runs.joined() {
+            if isLink, !Self.readsLink(at: file.absolutePath, path: file.path, rootPath: rootPath, into: &listing) {
                 continue
             }
-            listing.add(VaultFile(path: path, absolutePath: entry.absolute, stamp: entry.stamp))
+            listing.add(file)
         }
         listing.sort()
         return listing
