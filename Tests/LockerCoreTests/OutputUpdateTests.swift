@@ -75,7 +75,8 @@ import Testing
             try FileManager.default.createDirectory(atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
             try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/aaaa.json")
             let previous = try #require(try OutputWriter.previousFiles(of: output))
-            // Asked at once: the answer waits for the survey to reach the file, and is never nil.
+            // Asked at once: the file's run is surveyed then, by the asking thread or the survey's,
+            // and the answer is never nil.
             let survey = OutputSurvey(output: output.path, marker: previous)
             #expect(survey.isIntact("site/guides/b/index.html") == false)
             #expect(survey.isIntact("bundles/v1/manifest.json") == true)

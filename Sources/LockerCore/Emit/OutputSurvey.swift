@@ -4,50 +4,46 @@ import Foundation
 /// modification time): an `lstat` each, taken on a thread of its own as an ``OutputWriter/Update``
 /// begins, while the vault is read and linked, which leaves a core idle for much of the time.
 ///
-/// The survey goes through the marker in order, a run of lines at a time, and says how far it
-/// has come after each run. A build asking about a file the survey has not reached yet waits for
-/// it rather than look at the file itself: the survey reaches the bundle's files first, then the
-/// site's, the order in which a build asks, and a file looked at twice cost the build as much as
-/// the wait. Only when the survey has stopped, or could not open the folder, is a file asked
+/// The marker's lines are surveyed in runs, in order. A build asking about a file whose run has
+/// not been surveyed yet surveys that run itself, and one asking about a file whose run is being
+/// surveyed waits for it: no file is looked at twice (each was, when the build outran the
+/// survey), and once the build catches up with the survey the runs left are surveyed on every
+/// core. Only when the survey has been stopped, or the folder cannot be opened, is a file asked
 /// about looked at directly.
 ///
 /// A file changed after it was surveyed is kept as the previous build's, as it would be if it
 /// changed just after being looked at; the next build sees its new stamp and writes it again.
 final class OutputSurvey: @unchecked Sendable {
     private let condition = NSCondition()
+    private let output: String
     private let marker: OutputMarker
-    /// Whether each of the marker's files is intact, by its line: the first ``surveyed`` are known.
+    private let runs: [Range<Int>]
+    /// Whether each of the marker's files is intact, by its line, once its run is ``Run/done``.
     private var intact: [Bool]
-    /// How many of the marker's lines the survey has been through, in order.
-    private var surveyed = 0
-    /// Set when the survey will go no further: done, stopped, unable to open the folder, or
-    /// without a thread to run on.
-    private var finished = false
-    /// Set when the update is discarded: the survey stops where it is.
+    private var state: [Run]
+    /// Set when the update is discarded: no run is started after it.
     private var stopped = false
 
+    /// Where a run of lines stands.
+    private enum Run {
+        case waiting, underway, done
+        /// Could not be surveyed (no folder to look in): its files are looked at one by one.
+        case failed
+    }
+
+    /// How many lines a run holds.
+    static let runLength = 512
+
     init(output: String, marker: OutputMarker) {
+        self.output = output
         self.marker = marker
+        runs = Compiler.runs(of: marker.count, length: Self.runLength)
         intact = [Bool](repeating: false, count: marker.count)
-        let running = WorkerThread.start { [self] in
-            defer {
-                condition.withLock { finished = true }
-                condition.broadcast()
-            }
-            let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard folder >= 0 else { return }
-            defer { close(folder) }
-            for run in Compiler.runs(of: marker.count, length: 512) {
-                if condition.withLock({ stopped }) { return }
-                let found = marker.stamps(of: run, in: folder)
-                condition.withLock {
-                    intact.replaceSubrange(run, with: found)
-                    surveyed = run.upperBound
-                }
-                condition.broadcast()
-            }
+        state = [Run](repeating: .waiting, count: runs.count)
+        // Without a thread, the build surveys every run itself, as it asks.
+        _ = WorkerThread.start { [self] in
+            for run in runs.indices { survey(run, waiting: false) }
         }
-        if !running { finished = true }
     }
 
     /// Stops the survey, if it still runs: the update it was for is discarded.
@@ -56,20 +52,45 @@ final class OutputSurvey: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Whether the survey found the file of the marker's line `line` intact, once it has been
-    /// through that line; nil when it will not get there (stopped, no folder to look in, no
-    /// thread to look from).
+    /// Whether the file of the marker's line `line` is intact, as its run's survey found it;
+    /// nil when the run cannot be surveyed (the survey was stopped, or the folder cannot be
+    /// opened).
     func isIntact(line: Int) -> Bool? {
-        condition.lock()
-        defer { condition.unlock() }
-        while line >= surveyed, !finished { condition.wait() }
-        return line < surveyed ? intact[line] : nil
+        let run = line / Self.runLength
+        guard line >= 0, run < runs.count else { return nil }
+        survey(run)
+        return condition.withLock { state[run] == .done ? intact[line] : nil }
     }
 
     /// Whether the survey found `path`'s file intact (false when the marker does not list it);
-    /// nil when it will not get to it.
+    /// nil when its run cannot be surveyed.
     func isIntact(_ path: String) -> Bool? {
         guard let line = marker.index(of: path) else { return false }
         return isIntact(line: line)
+    }
+
+    /// Surveys the run at `run`, unless it is done, or underway (then, when `waiting`, waits
+    /// for it to be done), or the survey is stopped.
+    private func survey(_ run: Int, waiting: Bool = true) {
+        condition.lock()
+        while waiting, state[run] == .underway { condition.wait() }
+        guard state[run] == .waiting, !stopped else {
+            condition.unlock()
+            return
+        }
+        state[run] = .underway
+        condition.unlock()
+        let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let found = folder >= 0 ? marker.stamps(of: runs[run], in: folder) : nil
+        if folder >= 0 { close(folder) }
+        condition.withLock {
+            if let found {
+                intact.replaceSubrange(runs[run], with: found)
+                state[run] = .done
+            } else {
+                state[run] = .failed
+            }
+        }
+        condition.broadcast()
     }
 }
