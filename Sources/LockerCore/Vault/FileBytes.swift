@@ -25,7 +25,10 @@ enum FileBytes {
         guard fstat(descriptor, &status) == 0 else { throw Failure(description: reason()) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw Failure(description: "not a regular file") }
         // One byte over the size, so that a file that grew since `fstat` is read on, not cut short.
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        // Not zeroed first (the marker and the record are megabytes): `read` fills what is kept.
+        var bytes = [UInt8](unsafeUninitializedCapacity: Int(status.st_size) + 1) { buffer, initialized in
+            initialized = buffer.count
+        }
         var count = 0
         while true {
             if count == bytes.count { bytes += repeatElement(0, count: bytes.count) }
