@@ -85,6 +85,8 @@ import Testing
             #expect(survey.isIntact("bundles/v1/guide/en/aaaa.json") == false)
             #expect(survey.isIntact("not/in/the/marker") == false)
             #expect((0..<previous.count).allSatisfy { survey.isIntact(line: $0) != nil })
+            // No line past the marker's (the last run holds fewer than a run can).
+            #expect(survey.isIntact(line: previous.count) == nil)
 
             // A survey that cannot look, or is stopped, is not waited for: nil, at once.
             let nowhere = OutputSurvey(output: output.path + "/no such folder", marker: previous)

@@ -57,7 +57,7 @@ final class OutputSurvey: @unchecked Sendable {
     /// opened).
     func isIntact(line: Int) -> Bool? {
         let run = line / Self.runLength
-        guard line >= 0, run < runs.count else { return nil }
+        guard line >= 0, line < intact.count, run < runs.count else { return nil }
         survey(run)
         return condition.withLock { state[run] == .done ? intact[line] : nil }
     }
