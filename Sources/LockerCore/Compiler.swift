@@ -268,8 +268,7 @@ public struct Compiler: Sendable {
             {
                 return nil
             }
-            for use in guide.assets where assets.use(use.path, bundled: use.bundled) != use.state { return nil }
-            return guide
+            return BuildTrace.holds(guide.assets, in: assets) ? guide : nil
         }
         // Which guides the record keeps, by place: decided before the link tables are made,
         // which a rebuild that links only a few notes does not build (``VaultIndex``).

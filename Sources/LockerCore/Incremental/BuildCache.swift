@@ -331,8 +331,13 @@ struct BuildTrace: Sendable {
     func holds(surface: Int, hashes: [String], assets catalog: AssetCatalog) -> Bool {
         guard surface == self.surface else { return false }
         for (place, sha256) in notes where place >= hashes.count || hashes[place] != sha256 { return false }
-        for use in assets where catalog.use(use.path, bundled: use.bundled) != use.state { return false }
-        return true
+        return Self.holds(assets, in: catalog)
+    }
+
+    /// Whether every vault file in `uses` has the state it had: each is looked up again, which
+    /// also counts it as used by this build.
+    static func holds(_ uses: [AssetUse], in catalog: AssetCatalog) -> Bool {
+        uses.allSatisfy { catalog.use($0.path, bundled: $0.bundled) == $0.state }
     }
 }
 

@@ -136,7 +136,8 @@ struct VaultIndex: Sendable {
     }
 
     /// The note tables when they are built; nil while questions are answered by looking at
-    /// every note.
+    /// every note. Asking counts as a question (``DeferredNoteTables``), which builds them once
+    /// there have been enough.
     private var builtTables: NoteTables? {
         if let tables { return tables }
         return deferred?.tables(over: notes)
