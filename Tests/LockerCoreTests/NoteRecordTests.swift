@@ -437,4 +437,45 @@ import Testing
         #expect(matching.whole(0, hollow).headings.values.contains("bowline"))
         #expect(matching.problems.isEmpty)
     }
+
+    /// A link to a note kept unread needs its kind, ID and UUID, which the record keeps: the note
+    /// is read only for a heading. A loader whose hashes no longer match tells a read by the
+    /// problem it keeps.
+    @Test func aLinkReadsTheNoteItLeadsToOnlyForAHeading() throws {
+        let vault = try TestVault(["guides/knots.md": "## Bowline\n"])
+        defer { vault.remove() }
+        let config = VaultConfig()
+        let parser = NoteParser(config: config)
+        let hollow = ParsedNote.hollow(
+            path: "guides/knots.md",
+            kept: NoteRecord.KeptGuide(
+                id: "knots", idPosition: .start, locale: "en", explicitLocale: false, aliases: [],
+                basePath: "guides/knots", parseDiagnostics: [], diagnostics: [], reads: [], assets: [],
+                entry: ContentIndex.Entry(
+                    id: "knots", uuid: ContentIdentity.uuidString(kind: .guide, id: "knots"), title: "",
+                    subtitle: nil, category: nil, type: nil, tags: [], order: nil, locale: "en"),
+                bundleSHA256: "", bundleSize: 0))
+        /// The guide of a note with `text`, linking to the kept note, and what its build read.
+        func build(_ text: String) throws -> (guide: Guide, reads: Set<Int>, problems: [Diagnostic]) {
+            let note = try #require(parser.parse(path: "guides/a.md", bytes: Array(text.utf8)).0)
+            var index = VaultIndex(notes: [note, hollow], assets: [])
+            let loader = NoteLoader(vault: vault.root, parser: parser, hashes: ["", "not the hash it has now"])
+            index.loader = loader
+            let resolver = LinkResolver(
+                index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)
+            var builder = DocumentBuilder(
+                index: index, resolver: resolver, assets: AssetCatalog(root: vault.root), embedDepth: 3)
+            let guide = builder.guide(0).0
+            return (guide, builder.reads, loader.problems)
+        }
+        let plain = try build("[[knots]]\n")
+        #expect(plain.problems.isEmpty)
+        #expect(plain.reads == [0, 1])
+        let expected = LinkTarget.document(
+            kind: .guide, id: "knots", uuid: ContentIdentity.uuidString(kind: .guide, id: "knots"), anchor: nil)
+        #expect(plain.guide.blocks.first?.content == .paragraph([.link(expected, [.text("knots")])]))
+        let heading = try build("[[knots#Bowline]]\n")
+        #expect(heading.problems.map(\.message) == ["the file changed while the vault was being built"])
+        #expect(heading.reads == [0, 1])
+    }
 }

@@ -56,6 +56,14 @@ struct DocumentBuilder {
         return index.whole(noteIndex)
     }
 
+    /// The note at `noteIndex` as a link to it needs it (its kind, ID and UUID, which a note kept
+    /// unread from the previous build holds too), counted as read but not read from disk: a
+    /// rebuild of one note with four links read and parsed four others for their IDs.
+    mutating func linkedNote(_ noteIndex: Int) -> ParsedNote {
+        reads.insert(noteIndex)
+        return index.notes[noteIndex]
+    }
+
     /// Counts notes as read without reading them here.
     mutating func recordReads(_ noteIndices: some Sequence<Int>) {
         reads.formUnion(noteIndices)
@@ -240,7 +248,8 @@ struct DocumentBuilder {
             return nil
         }
         guard let found = findNote(link.target, at: link.position) else { return nil }
-        let note = self.note(found)
+        // A heading or block is looked for in the note's text, which anchor(for:in:at:) reads.
+        let note = linkedNote(found)
         var anchor: String?
         if let fragment = link.fragment { anchor = self.anchor(for: fragment, in: found, at: link.position) }
         return .document(
