@@ -17,6 +17,18 @@ import Testing
         #expect(text == "[\n  \"a/b \\\"q\\\" \\\\ \\n\\t\\u0001 Якорь ⚓︎\"\n]\n")
     }
 
+    /// Escapes at a string's start and end, side by side, alone, and none: each run between them
+    /// is copied whole, so each edge is where a wrong offset would show.
+    @Test func escapesAtEveryPlaceInAString() {
+        let value = JSONValue.array([
+            .string("\"sha256-ab\""), .string("\r\u{1F}\u{7F}"), .string("\u{7F}"), .string(""), .string("x\\"),
+            .string("\u{00}y"), .string("Ω\tΩ"),
+        ])
+        let text = String(decoding: CanonicalJSON.data(for: value, layout: .compact), as: UTF8.self)
+        #expect(
+            text == #"["\"sha256-ab\"","\r\u001f\u007f","\u007f","","x\\","\u0000y","Ω\tΩ"]"# + "\n")
+    }
+
     @Test func writesNumbersInOneFixedForm() {
         let value = JSONValue.array([.int(-3), .double(2.0), .double(0.1), .double(1e21), .bool(true), .null])
         let text = String(decoding: CanonicalJSON.data(for: value), as: UTF8.self)

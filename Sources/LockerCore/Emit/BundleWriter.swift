@@ -175,19 +175,21 @@ struct BundleWriter: Sendable {
             deepLinkScheme: config.deepLinkScheme, files: entries)
         // The manifest's 10,000 files are written in runs on every core, then joined in order.
         let runs = Compiler.parallelMap(Compiler.runs(of: entries.count, length: 1024)) { range in
-            CanonicalJSONWriter.run(of: entries[range], capacity: range.count * 320)
+            Manifest.encodedRun(of: entries, range)
         }
         let encodedFiles = CanonicalJSONWriter.EncodedArray(runs: runs)
         var writer = CanonicalJSONWriter(capacity: runs.reduce(1024) { $0 + $1.count + 1 })
         manifest.write(to: &writer, files: encodedFiles)
-        try sink.write(OutputFile(path: root + "/manifest.json", data: Data(writer.bytes + [0x0A])))
+        try sink.write(OutputFile(path: root + "/manifest.json", data: writer.line()))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
         return manifest
     }
 
     /// A content-addressed file's path in the bundle folder: named by its hash.
     static func path(folder: String, prefix: String = "", sha256: String) -> String {
-        "\(folder)/\(prefix)\(sha256.prefix(16)).json"
+        // The hash's first 16 bytes (hex digits), not its first 16 characters, which cost a
+        // grapheme check each.
+        "\(folder)/\(prefix)\(Substring(sha256.utf8.prefix(16))).json"
     }
 
     /// The offsets of `entries` in the order an index lists them (see ``indexOrder(_:_:)``).
@@ -216,9 +218,14 @@ struct BundleWriter: Sendable {
     private func headers(entries: [Manifest.File]) -> String {
         let root = "/" + BundleSchema.folder
         var folders = Set<Substring>()
+        var last: Substring = ""
         for entry in entries {
             let path = entry.path
-            folders.insert(path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)])
+            let folder = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
+            // Entries come by path, so a folder's files come together: one insert a run.
+            guard folders.isEmpty || !folder.utf8.elementsEqual(last.utf8) else { continue }
+            folders.insert(folder)
+            last = folder
         }
         var out = "# Written by locker build. Content-addressed files never change; the manifest does.\n"
         out += "\(root)/manifest.json\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n"

@@ -151,32 +151,35 @@ public enum CanonicalJSON {
         out[start...].reverse()
     }
 
+    /// Writes a string, quoted, with its quotes, backslashes and control characters escaped.
+    /// The runs between them are copied whole: every ETag has two quotes, much text a few.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
-        // Most strings need no escape: copied in one go.
-        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: needsEscape) else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied == true {
-            out.append(0x22)
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-            case 0x09: out.append(contentsOf: [0x5C, 0x74])
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for offset in bytes.indices where needsEscape(bytes[offset]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+                writeEscape(bytes[offset], into: &out)
+                start = offset + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(0x22)
+    }
+
+    /// Writes the escape of a byte ``needsEscape(_:)`` holds.
+    private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case 0x22: out.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+        case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+        case 0x09: out.append(contentsOf: [0x5C, 0x74])
+        default:
+            out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
     }
 }

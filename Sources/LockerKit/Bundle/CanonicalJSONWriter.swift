@@ -36,8 +36,13 @@ public struct CanonicalJSONWriter {
     public static func data(for value: some CanonicalJSONWritable, capacity: Int = 8192) -> Data {
         var writer = CanonicalJSONWriter(capacity: capacity)
         value.write(to: &writer)
-        writer.bytes.append(0x0A)
-        return Data(writer.bytes)
+        return writer.line()
+    }
+
+    /// What has been written, ending with a newline as every bundle file does.
+    public consuming func line() -> Data {
+        bytes.append(0x0A)
+        return Data(bytes)
     }
 
     private mutating func beginValue() {
@@ -46,13 +51,25 @@ public struct CanonicalJSONWriter {
 
     /// Writes an object; `members` writes its members in key order.
     public mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
+        openObject()
+        members(&self)
+        closeObject()
+    }
+
+    /// Opens an object, whose members come next, in key order, and then ``closeObject()``:
+    /// ``object(_:)`` without a closure, for a value written thousands of times, which a
+    /// closure would copy (retaining its strings) to capture.
+    mutating func openObject() {
         beginValue()
         bytes.append(0x7B)
         afterValue = false
         #if DEBUG
             lastKeys.append([])
         #endif
-        members(&self)
+    }
+
+    /// Closes the object ``openObject()`` opened.
+    mutating func closeObject() {
         #if DEBUG
             lastKeys.removeLast()
         #endif
@@ -71,8 +88,9 @@ public struct CanonicalJSONWriter {
     }
 
     /// An array whose elements were written ahead, in runs: each run is what a new writer holds
-    /// after writing some of the elements one after another (their JSON, comma-separated). Runs
-    /// can so be written on several cores and joined in order.
+    /// after writing some of the elements one after another (their JSON, comma-separated, as
+    /// ``Manifest/encodedRun(of:_:)`` writes the manifest's files). Runs can so be written on
+    /// several cores and joined in order.
     public struct EncodedArray: CanonicalJSONWritable {
         public var runs: [[UInt8]]
 
@@ -90,13 +108,6 @@ public struct CanonicalJSONWriter {
             json.bytes.append(0x5D)
             json.afterValue = true
         }
-    }
-
-    /// The elements of an array, comma-separated, without its brackets: a run of an ``EncodedArray``.
-    public static func run(of values: some Sequence<some CanonicalJSONWritable>, capacity: Int = 8192) -> [UInt8] {
-        var writer = CanonicalJSONWriter(capacity: capacity)
-        for value in values { value.write(to: &writer) }
-        return writer.bytes
     }
 
     /// Writes a string.

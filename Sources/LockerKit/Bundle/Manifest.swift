@@ -35,13 +35,27 @@ public struct Manifest: Sendable, Hashable, Codable {
     public static func contentVersion(of files: [File]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(files.count * 120)
-        for file in files {
-            bytes.append(contentsOf: file.path.utf8)
-            bytes.append(0x09)
-            bytes.append(contentsOf: file.sha256.utf8)
-            bytes.append(0x0A)
+        // Read in place: a copy of each file would retain its strings.
+        files.withUnsafeBufferPointer { files in
+            for offset in files.indices {
+                bytes.append(contentsOf: files[offset].path.utf8)
+                bytes.append(0x09)
+                bytes.append(contentsOf: files[offset].sha256.utf8)
+                bytes.append(0x0A)
+            }
         }
         return ContentHash.sha256Hex(bytes)
+    }
+
+    /// The JSON of `files[range]`, comma-separated: a run of an
+    /// ``CanonicalJSONWriter/EncodedArray``. Each file is written where it lies, without a copy
+    /// (which would retain its strings) or a generic call, as the manifest has thousands.
+    public static func encodedRun(of files: [File], _ range: Range<Int>) -> [UInt8] {
+        var writer = CanonicalJSONWriter(capacity: range.count * 320)
+        files.withUnsafeBufferPointer { files in
+            for offset in range { files[offset].write(to: &writer) }
+        }
+        return writer.bytes
     }
 
     /// One immutable file of the bundle.
@@ -109,15 +123,15 @@ extension Manifest: CanonicalJSONWritable {
 
 extension Manifest.File: CanonicalJSONWritable {
     public func write(to json: inout CanonicalJSONWriter) {
-        json.object { json in
-            json.member("etag", etag)
-            json.member("id", id)
-            json.member("kind", kind)
-            json.member("lists", lists)
-            json.member("locale", locale)
-            json.member("path", path)
-            json.member("sha256", sha256)
-            json.member("size", size)
-        }
+        json.openObject()
+        json.member("etag", etag)
+        json.member("id", id)
+        json.member("kind", kind)
+        json.member("lists", lists)
+        json.member("locale", locale)
+        json.member("path", path)
+        json.member("sha256", sha256)
+        json.member("size", size)
+        json.closeObject()
     }
 }
