@@ -217,10 +217,15 @@ extension OutputWriter {
             private var hashes: Set<Int>
             private var pairs: [[String]] = []
             private var lowered: [UInt8] = []
+            /// The folded removals' bytes when they are few (a one-note rebuild removes one or
+            /// two files): compared with each path as it is lowered, most told apart within their
+            /// first bytes, which costs less than hashing the path.
+            private var fewKeys: [(bytes: [UInt8], key: String)]?
 
             init(removals: [String]) {
                 byFolding = Dictionary(grouping: removals, by: Self.folded)
                 hashes = Set(byFolding.keys.map { key in Self.hash(Array(key.utf8)) })
+                if byFolding.count <= 8 { fewKeys = byFolding.keys.map { (Array($0.utf8), $0) } }
             }
 
             /// Pairs `path` with the removals it could be another spelling of; `make` gives the
@@ -228,7 +233,11 @@ extension OutputWriter {
             mutating func consider(_ path: UnsafeBufferPointer<UInt8>, _ make: () -> String) {
                 guard !byFolding.isEmpty else { return }
                 let folded: String
-                if path.allSatisfy({ $0 < 0x80 }) {
+                let ascii = path.allSatisfy { $0 < 0x80 }
+                if ascii, let fewKeys {
+                    guard let match = fewKeys.first(where: { Self.lowered(path, equals: $0.bytes) }) else { return }
+                    folded = match.key
+                } else if ascii {
                     lowered.removeAll(keepingCapacity: true)
                     for byte in path { lowered.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
                     guard hashes.contains(Self.hash(lowered)) else { return }
@@ -248,6 +257,16 @@ extension OutputWriter {
                 if let lowercased = path.asciiLowercased { return lowercased }
                 return path.decomposedStringWithCanonicalMapping.folding(
                     options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            }
+
+            /// Whether the ASCII `path` in lower case is `key`.
+            private static func lowered(_ path: UnsafeBufferPointer<UInt8>, equals key: [UInt8]) -> Bool {
+                guard path.count == key.count else { return false }
+                for (byte, other) in zip(path, key)
+                where (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != other {
+                    return false
+                }
+                return true
             }
 
             private static func hash(_ bytes: [UInt8]) -> Int {
