@@ -109,7 +109,8 @@ final class ParsedNote: Sendable {
     /// (``VaultPath/basePath(of:locales:)``).
     let basePath: String
     /// The name the note is known by without a title: its file name without extension and locale.
-    let stem: String
+    /// Worked out when asked (decks ask), not for each of the thousands of notes a build holds.
+    var stem: String { VaultPath.fileName(of: basePath) }
     /// The UUID of the document the note is (or is part of), from its kind and ID: made once
     /// here rather than for every link to the note.
     let uuid: String
@@ -142,7 +143,6 @@ final class ParsedNote: Sendable {
         self.diagnostics = diagnostics
         self.checklist = checklist
         self.basePath = basePath
-        stem = VaultPath.fileName(of: basePath)
         self.uuid = uuid ?? ContentIdentity.uuidString(kind: kind, id: id)
     }
 

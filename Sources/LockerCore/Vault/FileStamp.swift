@@ -103,7 +103,9 @@ struct FileStamp: Hashable, Sendable {
             put(UInt8(ascii: "."))
             put(modifiedNanoseconds.magnitude, negative: modifiedNanoseconds < 0)
             let written = UnsafeBufferPointer(rebasing: buffer[..<count])
-            return count == expected.count && written.elementsEqual(expected)
+            guard count == expected.count, let written = written.baseAddress, let expected = expected.baseAddress
+            else { return false }
+            return memcmp(written, expected, count) == 0
         }
     }
 }
