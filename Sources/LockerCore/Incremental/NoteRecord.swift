@@ -128,23 +128,28 @@ struct NoteRecord: Sendable {
         }
         writer.write(UInt64(notes.count))
         let notes = self.notes
-        var data = Data(Self.format.utf8)
-        data.append(contentsOf: writer.bytes)
+        // A run is about as long as the previous record's notes were, on average.
+        let noteBytes = previous.map { $0.source.count / max($0.notes.count, 1) + 16 } ?? 256
         let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: Self.runLength)) { run in
-            Self.encoded(notes[run], previous: previous)
+            Self.encoded(notes[run], previous: previous, capacity: run.count * noteBytes)
         }
         // Each run's length first, so that the next build reads the runs on every core too.
         var lengths = RecordWriter()
         lengths.write(UInt64(runs.count))
         for bytes in runs { lengths.write(UInt64(bytes.count)) }
+        let format = Array(Self.format.utf8)
+        var data = Data(
+            capacity: runs.reduce(format.count + writer.bytes.count + lengths.bytes.count) { $0 + $1.count })
+        data.append(contentsOf: format)
+        data.append(contentsOf: writer.bytes)
         data.append(contentsOf: lengths.bytes)
         for bytes in runs { data.append(contentsOf: bytes) }
         return data
     }
 
     /// The entries of some notes, in order.
-    private static func encoded(_ notes: ArraySlice<Entry>, previous: NoteRecord?) -> [UInt8] {
-        var writer = RecordWriter()
+    private static func encoded(_ notes: ArraySlice<Entry>, previous: NoteRecord?, capacity: Int) -> [UInt8] {
+        var writer = RecordWriter(capacity: capacity)
         for (place, note) in zip(notes.indices, notes) {
             writer.write(note.path)
             writer.write(note.sha256)

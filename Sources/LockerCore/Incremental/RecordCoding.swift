@@ -6,6 +6,14 @@
 struct RecordWriter {
     private(set) var bytes: [UInt8] = []
 
+    init() {}
+
+    /// A writer with room for `capacity` bytes: a record's runs are hundreds of kilobytes, which
+    /// growing by doubling would copy, each time into memory the system must first clear.
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     mutating func write(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
