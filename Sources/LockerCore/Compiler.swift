@@ -52,7 +52,13 @@ public struct Compilation: Sendable {
     /// The output files, relative to the output folder, sorted by path, when compiled into
     /// memory; empty when the vault has errors or the files went to another ``OutputSink``.
     public var files: [OutputFile]
-    public var manifest: Manifest?
+    /// The bundle's manifest, as written.
+    public var writtenManifest: WrittenManifest?
+    /// The bundle's manifest, its files sorted when asked for.
+    public var manifest: Manifest? {
+        get { writtenManifest?.manifest }
+        set { writtenManifest = newValue.map(WrittenManifest.init) }
+    }
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
     /// What the compile made on the way to its result: the parsed notes, their link tables and
@@ -549,7 +555,7 @@ public struct Compiler: Sendable {
                 into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
             return (rendered, try writeRecord(pageSite: rendered.inputsSite ?? ""))
         }
-        compilation.manifest = manifest
+        compilation.writtenManifest = manifest
         if let record, cache == nil { compilation.workingSet.append(record) }
         compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total

@@ -130,12 +130,12 @@ struct Build: ParsableCommand {
         let printer = DiagnosticPrinter(format: format, pathPrefix: options.displayPrefix)
         let report = printer.render(compilation.diagnostics, notesChecked: compilation.noteCount)
         FileHandle.standardOutput.write(Data(report.utf8))
-        guard !compilation.failed, let manifest = compilation.manifest else {
+        guard !compilation.failed, let manifest = compilation.writtenManifest else {
             interrupts.holding { transaction.discard() }
             FileHandle.standardError.write(Data("locker: nothing written; \(out) is unchanged.\n".utf8))
             throw ExitCode(1)
         }
-        let locales = manifest.locales.joined(separator: ", ")
+        let locales = manifest.header.locales.joined(separator: ", ")
         func count(_ kind: ContentKind, _ noun: String) -> String {
             let unique = compilation.idCount(of: kind)
             return "\(unique) \(noun)\(unique == 1 ? "" : "s")"
@@ -143,7 +143,7 @@ struct Build: ParsableCommand {
         let documents = [count(.guide, "guide"), count(.checklist, "checklist"), count(.deck, "deck")]
         let summary =
             "Built \(documents[0]), \(documents[1]) and \(documents[2]) in \(locales) into \(out)/\(BundleSchema.folder): "
-            + "\(manifest.files.count) files, content version \(manifest.contentVersion.prefix(12)); "
+            + "\(manifest.fileCount) files, content version \(manifest.header.contentVersion.prefix(12)); "
             + "the site into \(out)/site: \(compilation.sitePageCount) pages.\n"
         progress.update(.finishing, done: 0, total: 0)
         // The swap is short and must not be cut in half: interrupts wait for it.

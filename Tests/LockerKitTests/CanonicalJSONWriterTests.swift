@@ -30,6 +30,32 @@ import Testing
         #expect(manifests.direct == manifests.encoded)
     }
 
+    /// A manifest written from runs of its files (as a build writes one of thousands, on every
+    /// core) is the manifest written whole, whatever the runs and the order of the files; so is
+    /// its content version. A title holding what the files' array looks like does not move it.
+    @Test(arguments: 0..<40)
+    func aManifestWrittenInRunsIsTheManifestWrittenWhole(_ seed: Int) throws {
+        var random = RandomContent(seed: UInt64(seed))
+        var manifest = random.manifest()
+        manifest.files += random.manifest().files + random.manifest().files
+        if seed % 3 == 0 { manifest.title = #"a "files":[] ],"files":[{"path":"x"}] \"# }
+        if seed % 5 == 0 { manifest.files = [] }
+        // The files as written, and the order the manifest lists them in.
+        let written = manifest.files
+        let rotated = written.indices.map { ($0 + seed) % max(written.count, 1) }
+        let order = seed % 2 == 0 ? rotated : rotated.reversed()
+        manifest.files = order.map { written[$0] }
+        let cuts = [0] + (0..<random.int(4)).map { _ in random.int(order.count + 1) }.sorted() + [order.count]
+        let runs = zip(cuts, cuts.dropFirst()).map { Manifest.encodedRun(of: written, order: order[$0..<$1]) }
+        var header = manifest
+        header.files = []
+        let direct = String(decoding: header.data(fileRuns: runs.map(\.json)), as: UTF8.self)
+        #expect(direct == String(decoding: CanonicalJSONWriter.data(for: manifest), as: UTF8.self))
+        #expect(direct == String(decoding: try CanonicalJSON.encode(manifest, layout: .compact), as: UTF8.self))
+        #expect(
+            Manifest.contentVersion(ofLines: runs.map(\.versionLines)) == Manifest.contentVersion(of: manifest.files))
+    }
+
     @Test func writesEveryBlockAndSpanCase() throws {
         var random = RandomContent(seed: 7)
         var blockTypes: Set<String> = []

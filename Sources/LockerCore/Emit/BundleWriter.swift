@@ -164,25 +164,23 @@ struct BundleWriter: Sendable {
     /// Writes the manifest of the files `layout` holds, and the `_headers` file for the host, into
     /// `sink`; returns the manifest. Needs nothing of the site: a build writes it while the site
     /// is rendered.
-    func writeManifest(of layout: Layout, into sink: some OutputSink) throws -> Manifest {
+    func writeManifest(of layout: Layout, into sink: some OutputSink) throws -> WrittenManifest {
         let root = BundleSchema.folder
-        let unsorted = layout.written
-        let entries = unsorted.map(\.path).utf8SortedOffsets().map { unsorted[$0] }
-        let manifest = Manifest(
-            schemaVersion: BundleSchema.version,
-            contentVersion: Manifest.contentVersion(of: entries),
-            generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
-            deepLinkScheme: config.deepLinkScheme, files: entries)
+        let files = layout.written
+        // Listed by path, through their places: the files themselves are not copied.
+        let order = files.map(\.path).utf8SortedOffsets()
         // The manifest's 10,000 files are written in runs on every core, then joined in order.
-        let runs = Compiler.parallelMap(Compiler.runs(of: entries.count, length: 1024)) { range in
-            Manifest.encodedRun(of: entries, range)
+        let runs = Compiler.parallelMap(Compiler.runs(of: order.count, length: 1024)) { range in
+            Manifest.encodedRun(of: files, order: order[range])
         }
-        let encodedFiles = CanonicalJSONWriter.EncodedArray(runs: runs)
-        var writer = CanonicalJSONWriter(capacity: runs.reduce(1024) { $0 + $1.count + 1 })
-        manifest.write(to: &writer, files: encodedFiles)
-        try sink.write(OutputFile(path: root + "/manifest.json", data: writer.line()))
-        try sink.write(OutputFile(path: "_headers", data: Data(headers(entries: entries).utf8)))
-        return manifest
+        let header = Manifest(
+            schemaVersion: BundleSchema.version,
+            contentVersion: Manifest.contentVersion(ofLines: runs.map(\.versionLines)),
+            generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
+            deepLinkScheme: config.deepLinkScheme, files: [])
+        try sink.write(OutputFile(path: root + "/manifest.json", data: header.data(fileRuns: runs.map(\.json))))
+        try sink.write(OutputFile(path: "_headers", data: Data(headers(files: files, order: order).utf8)))
+        return WrittenManifest(header: header, files: files, order: order)
     }
 
     /// A content-addressed file's path in the bundle folder: named by its hash.
@@ -215,14 +213,14 @@ struct BundleWriter: Sendable {
     ///
     /// The manifest is matched by its own rule and the hashed files by their folders, so no path
     /// matches two rules (hosts merge the headers of every matching rule).
-    private func headers(entries: [Manifest.File]) -> String {
+    private func headers(files: [Manifest.File], order: [Int]) -> String {
         let root = "/" + BundleSchema.folder
         var folders = Set<Substring>()
         var last: Substring = ""
-        for entry in entries {
-            let path = entry.path
+        for place in order {
+            let path = files[place].path
             let folder = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
-            // Entries come by path, so a folder's files come together: one insert a run.
+            // Files come by path, so a folder's files come together: one insert a run.
             guard folders.isEmpty || !folder.utf8.elementsEqual(last.utf8) else { continue }
             folders.insert(folder)
             last = folder

@@ -87,29 +87,6 @@ public struct CanonicalJSONWriter {
         afterValue = true
     }
 
-    /// An array whose elements were written ahead, in runs: each run is what a new writer holds
-    /// after writing some of the elements one after another (their JSON, comma-separated, as
-    /// ``Manifest/encodedRun(of:_:)`` writes the manifest's files). Runs can so be written on
-    /// several cores and joined in order.
-    public struct EncodedArray: CanonicalJSONWritable {
-        public var runs: [[UInt8]]
-
-        public init(runs: [[UInt8]]) { self.runs = runs }
-
-        public func write(to json: inout CanonicalJSONWriter) {
-            json.beginValue()
-            json.bytes.append(0x5B)
-            var first = true
-            for run in runs where !run.isEmpty {
-                if !first { json.bytes.append(0x2C) }
-                json.bytes.append(contentsOf: run)
-                first = false
-            }
-            json.bytes.append(0x5D)
-            json.afterValue = true
-        }
-    }
-
     /// Writes a string.
     public mutating func string(_ text: String) {
         beginValue()

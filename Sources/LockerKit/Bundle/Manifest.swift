@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// `manifest.json`: the one mutable file of a bundle, listing every immutable file with its hash.
@@ -33,29 +34,75 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// The content version of a bundle with these files: the SHA-256 of one `path<TAB>sha256<LF>`
     /// line per file, in the order given (the manifest's: by path).
     public static func contentVersion(of files: [File]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(files.count * 120)
-        // Read in place: a copy of each file would retain its strings.
-        files.withUnsafeBufferPointer { files in
-            for offset in files.indices {
-                bytes.append(contentsOf: files[offset].path.utf8)
-                bytes.append(0x09)
-                bytes.append(contentsOf: files[offset].sha256.utf8)
-                bytes.append(0x0A)
-            }
-        }
-        return ContentHash.sha256Hex(bytes)
+        var lines: [UInt8] = []
+        lines.reserveCapacity(files.count * 100)
+        for file in files { appendVersionLine(of: file, to: &lines) }
+        return ContentHash.sha256Hex(lines)
     }
 
-    /// The JSON of `files[range]`, comma-separated: a run of an
-    /// ``CanonicalJSONWriter/EncodedArray``. Each file is written where it lies, without a copy
-    /// (which would retain its strings) or a generic call, as the manifest has thousands.
-    public static func encodedRun(of files: [File], _ range: Range<Int>) -> [UInt8] {
-        var writer = CanonicalJSONWriter(capacity: range.count * 320)
+    /// The content version of the files whose lines (``contentVersion(of:)``) are `runs`, in order.
+    public static func contentVersion(ofLines runs: [[UInt8]]) -> String {
+        var hash = SHA256()
+        for run in runs { hash.update(data: run) }
+        return ContentHash.hex(hash.finalize())
+    }
+
+    /// Appends the file's line of the content version: `path<TAB>sha256<LF>`.
+    private static func appendVersionLine(of file: File, to lines: inout [UInt8]) {
+        lines.append(contentsOf: file.path.utf8)
+        lines.append(0x09)
+        lines.append(contentsOf: file.sha256.utf8)
+        lines.append(0x0A)
+    }
+
+    /// The files at `order` in `files`: their JSON, comma-separated (a run of the manifest's
+    /// files for ``data(fileRuns:)``), and their lines of the content version
+    /// (``contentVersion(ofLines:)``). A manifest's thousands of files are written in runs on
+    /// every core, each where it lies, without a copy (which would retain its strings).
+    public static func encodedRun(of files: [File], order: ArraySlice<Int>) -> (json: [UInt8], versionLines: [UInt8]) {
+        var writer = CanonicalJSONWriter(capacity: order.count * 320)
+        var lines: [UInt8] = []
+        lines.reserveCapacity(order.count * 100)
         files.withUnsafeBufferPointer { files in
-            for offset in range { files[offset].write(to: &writer) }
+            for offset in order {
+                files[offset].write(to: &writer)
+                appendVersionLine(of: files[offset], to: &lines)
+            }
         }
-        return writer.bytes
+        return (writer.bytes, lines)
+    }
+
+    /// The manifest's canonical JSON, ending with a newline, with its files given as runs of their
+    /// JSON (``encodedRun(of:order:)``) in place of ``files``, which is not written: the same
+    /// bytes as ``CanonicalJSONWriter/data(for:capacity:)`` gives for the manifest with those files.
+    /// Each run is copied once, into the data returned.
+    public func data(fileRuns runs: [[UInt8]]) -> Data {
+        let files = ArrayPlace()
+        var writer = CanonicalJSONWriter(capacity: 1024)
+        write(to: &writer, files: files)
+        let bytes = writer.bytes
+        let close = min(files.closingBracket, bytes.count)
+        var data = Data(capacity: runs.reduce(bytes.count + 1) { $0 + $1.count + 1 })
+        data.append(contentsOf: bytes[..<close])
+        var first = true
+        for run in runs where !run.isEmpty {
+            if !first { data.append(0x2C) }
+            data.append(contentsOf: run)
+            first = false
+        }
+        data.append(contentsOf: bytes[close...])
+        data.append(0x0A)
+        return data
+    }
+
+    /// An empty array that remembers where it was written: the place of its closing bracket.
+    private final class ArrayPlace: CanonicalJSONWritable {
+        var closingBracket = 0
+
+        func write(to json: inout CanonicalJSONWriter) {
+            json.array([Int]())
+            closingBracket = json.bytes.count - 1
+        }
     }
 
     /// One immutable file of the bundle.
@@ -106,7 +153,7 @@ extension Manifest: CanonicalJSONWritable {
     public func write(to json: inout CanonicalJSONWriter) { write(to: &json, files: files) }
 
     /// Writes the manifest with `files` standing for its ``files``: the same array, written
-    /// another way (in runs, on several cores: ``CanonicalJSONWriter/EncodedArray``).
+    /// another way (in runs, on several cores: ``data(fileRuns:)``).
     public func write(to json: inout CanonicalJSONWriter, files: some CanonicalJSONWritable) {
         json.object { json in
             json.member("contentVersion", contentVersion)
