@@ -14,6 +14,38 @@ import Testing
     /// What a fingerprint hashes: each file with its stamp, a link to a file with its own and its
     /// target's, hidden files, the skipped folder and links to folders left out; and the stamps
     /// of the regular files, by absolute path, for the build that follows.
+    /// The folders of each level are read side by side; the walk still lists the vault as one
+    /// walk down its folders would, the same way every time: the vault first, each folder after
+    /// the folder holding it, each folder's files together, under that folder.
+    @Test func theWalkListsFoldersInOneOrderWhateverReadThemFirst() throws {
+        let paths = [
+            "7.md", "a/3.md", "a/b/2.md", "a/b/c/1.md", "a/b/c/8.md", "d/5.md", "d/e/4.md", "d/g/9.md", "f/6.md",
+            "f/h/i/j/10.md",
+        ]
+        let vault = try TestVault(Dictionary(uniqueKeysWithValues: paths.map { ($0, "x") }))
+        defer { vault.remove() }
+        let root = vault.root.standardizedFileURL.path
+        let walks = (0..<5).map { _ in VaultScanner.walk(root: vault.root, skipping: []) }
+        for walk in walks.dropFirst() {
+            #expect(walk.record == walks[0].record)
+            #expect(walk.folders == walks[0].folders)
+            #expect(walk.entries.map(\.relative) == walks[0].entries.map(\.relative))
+        }
+        let walk = walks[0]
+        #expect(walk.entries.map(\.relative).sorted() == paths.sorted())
+        let folders = walk.folders.map { $0 == root ? "" : String($0.dropFirst(root.count + 1)) }
+        #expect(folders.sorted() == ["", "a", "a/b", "a/b/c", "d", "d/e", "d/g", "f", "f/h", "f/h/i", "f/h/i/j"])
+        #expect(folders.first == "")
+        for (place, folder) in folders.enumerated() where !folder.isEmpty {
+            let parent = VaultPath.folder(of: folder)
+            #expect(folders.firstIndex(of: parent).map { $0 < place } == true, "\(folder) after \(parent)")
+        }
+        // Each folder's files come together, in the order of the folders.
+        let fileFolders = walk.entries.map { VaultPath.folder(of: $0.relative) }
+        let runs = fileFolders.enumerated().filter { $0.offset == 0 || fileFolders[$0.offset - 1] != $0.element }
+        #expect(runs.map(\.element) == folders.filter { fileFolders.contains($0) })
+    }
+
     @Test func theWalkStampsFilesAndLinksToFiles() throws {
         let vault = try TestVault(["a.md": "one", "guides/b.md": "two", ".hidden.md": "", "out/site.html": ""])
         defer { vault.remove() }

@@ -258,30 +258,22 @@ extension VaultScanner {
     /// files and folders and the `skipping` folders left out, links to files followed, links
     /// to folders not.
     ///
-    /// Folders are listed on one thread (`readdir` says which entries are folders), then every
-    /// file is looked at on every core. `locker serve` walks the vault this way four times a
-    /// second, so a walk makes no string per file.
+    /// Folders are listed a level at a time on every core (`readdir` says which entries are
+    /// folders), then every file is looked at on every core. `locker serve` walks the vault this
+    /// way four times a second, so a walk makes no string per file.
     static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
         let start = root.standardizedFileURL.path
-        // Each file with the place of its folder in `folders`.
+        let listings = listFolders(under: start, skipping: skipping)
+        // Each file with the place of its folder in `folders`, in the order of a walk down
+        // the folders one at a time, the last one found first.
         var found: [(relative: String, absolute: String, folder: Int)] = []
         var folders: [String] = []
         var pending = [""]
         while let folder = pending.popLast() {
-            let absoluteFolder = folder.isEmpty ? start : start + "/" + folder
-            guard let entries = Self.entries(of: absoluteFolder) else { continue }
-            folders.append(absoluteFolder)
-            for entry in entries where !entry.name.hasPrefix(".") {
-                let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
-                let absolute = start + "/" + relative
-                let kind = entry.kind == .unknown ? Self.kind(at: absolute) : entry.kind
-                if kind == .folder {
-                    // Folders are entered; links to folders never are, as in a scan.
-                    if !skipping.contains(absolute) { pending.append(relative) }
-                    continue
-                }
-                found.append((relative, absolute, folders.count - 1))
-            }
+            guard let listing = listings[folder] ?? nil else { continue }
+            folders.append(listing.absolute)
+            pending += listing.folders
+            for (relative, absolute) in listing.files { found.append((relative, absolute, folders.count - 1)) }
         }
         enum Tag: UInt8 {
             case regular = 1
@@ -347,6 +339,45 @@ extension VaultScanner {
             }
         }
         return walk
+    }
+
+    /// What a folder of the vault holds, as a walk lists it.
+    private struct FolderListing: Sendable {
+        /// The folder's absolute path.
+        var absolute: String
+        /// Its files (and links), not hidden, by path from the vault and absolute, in `readdir`'s order.
+        var files: [(relative: String, absolute: String)] = []
+        /// Its folders to enter, by path from the vault, in `readdir`'s order.
+        var folders: [String] = []
+    }
+
+    /// Every folder under `start` (the vault) a walk enters, listed by path from the vault (the
+    /// vault itself as ""); nil for one that could not be read. The folders of each level are
+    /// read side by side, on every core.
+    private static func listFolders(under start: String, skipping: Set<String>) -> [String: FolderListing?] {
+        var listings: [String: FolderListing?] = [:]
+        var level = [""]
+        while !level.isEmpty {
+            let read = Compiler.parallelMap(level) { folder -> FolderListing? in
+                var listing = FolderListing(absolute: folder.isEmpty ? start : start + "/" + folder)
+                guard let entries = Self.entries(of: listing.absolute) else { return nil }
+                for entry in entries where !entry.name.hasPrefix(".") {
+                    let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
+                    let absolute = start + "/" + relative
+                    let kind = entry.kind == .unknown ? Self.kind(at: absolute) : entry.kind
+                    if kind == .folder {
+                        // Folders are entered; links to folders never are, as in a scan.
+                        if !skipping.contains(absolute) { listing.folders.append(relative) }
+                        continue
+                    }
+                    listing.files.append((relative, absolute))
+                }
+                return listing
+            }
+            for (folder, listing) in zip(level, read) { listings[folder] = listing }
+            level = read.flatMap { $0?.folders ?? [] }
+        }
+        return listings
     }
 
     /// `lstat` of the file at `path`, by the part of it from the byte `nameStart` on (its name)
