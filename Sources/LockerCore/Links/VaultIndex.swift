@@ -270,9 +270,13 @@ private struct NoteKeys: Sendable {
         var places: [Int] = []
         bytes.withUnsafeBufferPointer { bytes in
             key.withUnsafeBufferPointer { key in
+                // Most names of a generated or numbered vault are as long as the key: compared
+                // with `memcmp`, not byte by byte.
                 func matches(_ range: Range<Int>, name: Int) -> Bool {
                     let part = byName ? name..<range.upperBound : range
-                    return part.count == key.count && UnsafeBufferPointer(rebasing: bytes[part]).elementsEqual(key)
+                    guard part.count == key.count else { return false }
+                    guard let start = bytes.baseAddress, let key = key.baseAddress else { return part.isEmpty }
+                    return memcmp(start + part.lowerBound, key, part.count) == 0
                 }
                 for (place, entry) in entries.enumerated() {
                     if matches(entry.own, name: entry.ownName) { places.append(place) }
