@@ -44,6 +44,13 @@ struct Locker: ParsableCommand {
     }
 
     @Sendable private static func runCommand() {
+        // A build or check has its note parser and templates set up on the other core while its
+        // arguments are parsed.
+        switch CommandLine.arguments.dropFirst().first {
+        case "build", "serve": Warmup.start(pages: true)
+        case "check": Warmup.start(pages: false)
+        default: break
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

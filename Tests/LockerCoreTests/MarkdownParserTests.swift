@@ -15,6 +15,28 @@ import Testing
         "- [ ] a task ~~done~~\n- [x] www.sail.example\n",
     ]
 
+    /// The note `locker` parses ahead while it reads its arguments (``Warmup``) goes through what
+    /// a guide's parse does: frontmatter with a list, headings, a list with bold text, a link and
+    /// code, a callout; without a problem.
+    @Test func theWarmUpNoteIsAWholeGuide() throws {
+        let (parsed, diagnostics) = NoteParser(config: VaultConfig()).parse(
+            path: "warmup.md", bytes: Array(Warmup.sample.utf8))
+        let note = try #require(parsed)
+        #expect(diagnostics.isEmpty)
+        #expect(note.title == "Warm-up")
+        #expect(note.frontmatter.tags == ["a"])
+        let part = try #require(note.sections.first)
+        #expect(part.plainTitle == "Part")
+        let kinds = part.blocks.map { block -> String in
+            switch block.content {
+            case .list: "list"
+            case .callout: "callout"
+            default: "other"
+            }
+        }
+        #expect(kinds == ["list", "callout"])
+    }
+
     @Test func aNoteParsesTheSameOnEveryCoreAtOnce() {
         let parser = NoteParser(config: VaultConfig())
         @Sendable func shape(_ text: String) -> [ParsedBlock] {
