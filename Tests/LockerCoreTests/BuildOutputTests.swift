@@ -132,6 +132,19 @@ import Testing
             "the index is unchanged: a body edit touches the manifest and the note's own page only")
     }
 
+    /// Bundle files are written on every core; when several cannot be written, the build reports
+    /// the first of them in the bundle's order, whichever core met its error first.
+    @Test func aBundleThatCannotBeWrittenReportsItsFirstFile() throws {
+        let vault = try TestVault(
+            Dictionary(uniqueKeysWithValues: (0..<300).map { (String(format: "n%03d.md", $0), "Note \($0).") }))
+        defer { vault.remove() }
+        let compiler = Compiler(vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"])
+        for _ in 0..<5 {
+            let error = #expect(throws: LockerError.self) { try compiler.compile(into: RefusingSink()) }
+            #expect(error.map { "\($0)" } == LockerError.io("cannot write n000").description)
+        }
+    }
+
     @Test func failingBuildLeavesThePreviousOutputUntouched() throws {
         let vault = try TestVault(["a.md": "Good note."])
         let out = temporaryFolder()
@@ -340,4 +353,14 @@ enum SHAHelper {
         ContentHash.sha256Hex(data)
     }
 
+}
+
+/// A sink that cannot write a guide's bundle file: it throws, naming the guide.
+private struct RefusingSink: OutputSink {
+    func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
+        guard file.path.hasPrefix("bundles/v1/guide/") else { return }
+        let text = String(decoding: file.data, as: UTF8.self)
+        let id = text.range(of: #""id":""#).map { text[$0.upperBound...].prefix { $0 != "\"" } } ?? ""
+        throw LockerError.io("cannot write \(id)")
+    }
 }

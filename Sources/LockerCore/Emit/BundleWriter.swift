@@ -139,8 +139,12 @@ struct BundleWriter: Sendable {
         // Indexes and documents are encoded and written on every core, the indexes first: one
         // index of a large vault is as much work as many documents. Only manifest entries are kept.
         let jobs = indexes.indices.map(BundleJob.index) + documents.indices.map(BundleJob.document)
-        let written = Compiler.parallelMap(jobs) { job in
-            Result {
+        // The entries are made where they stay: results unwrapped one by one afterwards, on one
+        // core, copied each entry (retaining its strings) and then freed the results.
+        let failure = FirstFailure()
+        let indexCount = indexes.count
+        var entries = Compiler.parallelMap(jobs) { job -> Manifest.File in
+            do {
                 switch job {
                 case .index(let offset):
                     let index = indexes[offset]
@@ -148,9 +152,15 @@ struct BundleWriter: Sendable {
                 case .document(let offset):
                     return try writeDocument(offset)
                 }
+            } catch {
+                switch job {
+                case .index(let offset): failure.note(error, at: offset)
+                case .document(let offset): failure.note(error, at: indexCount + offset)
+                }
+                return FirstFailure.placeholder
             }
         }
-        var entries = try written.map { try $0.get() }
+        try failure.rethrow()
         let documentRange = indexes.count..<entries.count
         for asset in assets {
             entries.append(
@@ -232,6 +242,32 @@ struct BundleWriter: Sendable {
                 "\(root)/\(folder)/*\n  Cache-Control: public, max-age=31536000, immutable\n  Access-Control-Allow-Origin: *\n"
         }
         return out
+    }
+}
+
+/// The error of the first file of the bundle (in the order of the jobs) that could not be
+/// written, when files are written on several cores: the one a build reports, whichever core
+/// met it first.
+private final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (place: Int, error: any Error)?
+
+    /// What a job that failed gives in place of its entry; never written.
+    static let placeholder = Manifest.File(
+        path: "", kind: "", locale: nil, id: nil, lists: nil, sha256: "", size: 0)
+
+    func note(_ error: any Error, at place: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if first.map({ place < $0.place }) ?? true { first = (place, error) }
+    }
+
+    /// Throws the first error noted, if any.
+    func rethrow() throws {
+        lock.lock()
+        let first = self.first
+        lock.unlock()
+        if let first { throw first.error }
     }
 }
 
