@@ -18,9 +18,11 @@ import Testing
     /// walk down its folders would, the same way every time: the vault first, each folder after
     /// the folder holding it, each folder's files together, under that folder.
     @Test func theWalkListsFoldersInOneOrderWhateverReadThemFirst() throws {
+        // Two folders named by one text, composed and decomposed: equal strings, two folders.
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
         let paths = [
             "7.md", "a/3.md", "a/b/2.md", "a/b/c/1.md", "a/b/c/8.md", "d/5.md", "d/e/4.md", "d/g/9.md", "f/6.md",
-            "f/h/i/j/10.md",
+            "f/h/i/j/10.md", composed + "/11.md", decomposed + "/12.md",
         ]
         let vault = try TestVault(Dictionary(uniqueKeysWithValues: paths.map { ($0, "x") }))
         defer { vault.remove() }
@@ -32,18 +34,31 @@ import Testing
             #expect(walk.entries.map(\.relative) == walks[0].entries.map(\.relative))
         }
         let walk = walks[0]
-        #expect(walk.entries.map(\.relative).sorted() == paths.sorted())
-        let folders = walk.folders.map { $0 == root ? "" : String($0.dropFirst(root.count + 1)) }
-        #expect(folders.sorted() == ["", "a", "a/b", "a/b/c", "d", "d/e", "d/g", "f", "f/h", "f/h/i", "f/h/i/j"])
+        // Compared as bytes: `==` on strings would take either folder for the other.
+        let bytes = { (strings: [String]) in
+            strings.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        #expect(bytes(walk.entries.map(\.relative)) == bytes(paths))
+        let folders = walk.folders.map { $0 == root ? "" : String($0.utf8.dropFirst(root.utf8.count + 1)) ?? "" }
+        let expectedFolders = [
+            "", "a", "a/b", "a/b/c", "d", "d/e", "d/g", "f", "f/h", "f/h/i", "f/h/i/j", composed, decomposed,
+        ]
+        #expect(bytes(folders) == bytes(expectedFolders))
         #expect(folders.first == "")
+        let folderBytes = folders.map { Array($0.utf8) }
         for (place, folder) in folders.enumerated() where !folder.isEmpty {
-            let parent = VaultPath.folder(of: folder)
-            #expect(folders.firstIndex(of: parent).map { $0 < place } == true, "\(folder) after \(parent)")
+            let parent = Array(VaultPath.folder(of: folder).utf8)
+            #expect(folderBytes.firstIndex(of: parent).map { $0 < place } == true, "\(folder) after its folder")
         }
         // Each folder's files come together, in the order of the folders.
-        let fileFolders = walk.entries.map { VaultPath.folder(of: $0.relative) }
+        let fileFolders = walk.entries.map { Array(VaultPath.folder(of: $0.relative).utf8) }
         let runs = fileFolders.enumerated().filter { $0.offset == 0 || fileFolders[$0.offset - 1] != $0.element }
-        #expect(runs.map(\.element) == folders.filter { fileFolders.contains($0) })
+        #expect(runs.map(\.element) == folderBytes.filter { fileFolders.contains($0) })
+        // The listing a build takes from the walk is a scan's: both folders' notes, once each.
+        let scanner = VaultScanner(root: vault.root, config: VaultConfig(), skipping: [])
+        let listed = try #require(scanner.listing(of: walk)).notes.map(\.path)
+        #expect(bytes(listed) == bytes(try scanner.scan().notes.map(\.path)))
+        #expect(listed.count == paths.count)
     }
 
     @Test func theWalkStampsFilesAndLinksToFiles() throws {

@@ -270,7 +270,7 @@ extension VaultScanner {
         var folders: [String] = []
         var pending = [""]
         while let folder = pending.popLast() {
-            guard let listing = listings[folder] ?? nil else { continue }
+            guard let listing = listings[Array(folder.utf8)] ?? nil else { continue }
             folders.append(listing.absolute)
             pending += listing.folders
             for (relative, absolute) in listing.files { found.append((relative, absolute, folders.count - 1)) }
@@ -351,11 +351,12 @@ extension VaultScanner {
         var folders: [String] = []
     }
 
-    /// Every folder under `start` (the vault) a walk enters, listed by path from the vault (the
-    /// vault itself as ""); nil for one that could not be read. The folders of each level are
-    /// read side by side, on every core.
-    private static func listFolders(under start: String, skipping: Set<String>) -> [String: FolderListing?] {
-        var listings: [String: FolderListing?] = [:]
+    /// Every folder under `start` (the vault) a walk enters, by the bytes of its path from the
+    /// vault (the vault itself as none); nil for one that could not be read. The folders of each
+    /// level are read side by side, on every core. Keyed by bytes, not strings: two folders whose
+    /// names are one text composed and decomposed are equal strings, and both are walked.
+    private static func listFolders(under start: String, skipping: Set<String>) -> [[UInt8]: FolderListing?] {
+        var listings: [[UInt8]: FolderListing?] = [:]
         var level = [""]
         while !level.isEmpty {
             let read = Compiler.parallelMap(level) { folder -> FolderListing? in
@@ -374,7 +375,7 @@ extension VaultScanner {
                 }
                 return listing
             }
-            for (folder, listing) in zip(level, read) { listings[folder] = listing }
+            for (folder, listing) in zip(level, read) { listings[Array(folder.utf8)] = listing }
             level = read.flatMap { $0?.folders ?? [] }
         }
         return listings
