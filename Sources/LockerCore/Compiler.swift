@@ -55,10 +55,7 @@ public struct Compilation: Sendable {
     /// The bundle's manifest, as written.
     public var writtenManifest: WrittenManifest?
     /// The bundle's manifest, its files sorted when asked for.
-    public var manifest: Manifest? {
-        get { writtenManifest?.manifest }
-        set { writtenManifest = newValue.map(WrittenManifest.init) }
-    }
+    public var manifest: Manifest? { writtenManifest?.manifest }
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
     /// What the compile made on the way to its result: the parsed notes, their link tables and

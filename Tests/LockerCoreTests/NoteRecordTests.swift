@@ -409,20 +409,25 @@ import Testing
         #expect(unread > 10)
     }
 
-    @Test func aNoteSavedAgainWhileTheBuildReadsItIsAProblem() throws {
-        let vault = try TestVault(["guides/knots.md": "## Bowline\n"])
-        defer { vault.remove() }
-        let loader = NoteLoader(
-            vault: vault.root, parser: NoteParser(config: VaultConfig()), hashes: ["not the hash it has now"])
-        let hollow = ParsedNote.hollow(
+    /// `guides/knots.md` as the record keeps it, unread.
+    private static func hollowKnots() -> ParsedNote {
+        ParsedNote.hollow(
             path: "guides/knots.md",
             kept: NoteRecord.KeptGuide(
                 id: "knots", idPosition: .start, locale: "en", explicitLocale: false, aliases: [],
                 basePath: "guides/knots", parseDiagnostics: [], diagnostics: [], reads: [], assets: [],
                 entry: ContentIndex.Entry(
-                    id: "knots", uuid: "", title: "", subtitle: nil, category: nil, type: nil, tags: [], order: nil,
-                    locale: "en"),
+                    id: "knots", uuid: ContentIdentity.uuidString(kind: .guide, id: "knots"), title: "",
+                    subtitle: nil, category: nil, type: nil, tags: [], order: nil, locale: "en"),
                 bundleSHA256: "", bundleSize: 0))
+    }
+
+    @Test func aNoteSavedAgainWhileTheBuildReadsItIsAProblem() throws {
+        let vault = try TestVault(["guides/knots.md": "## Bowline\n"])
+        defer { vault.remove() }
+        let loader = NoteLoader(
+            vault: vault.root, parser: NoteParser(config: VaultConfig()), hashes: ["not the hash it has now"])
+        let hollow = Self.hollowKnots()
         #expect(loader.whole(0, hollow) === hollow)
         #expect(
             loader.problems
@@ -446,15 +451,7 @@ import Testing
         defer { vault.remove() }
         let config = VaultConfig()
         let parser = NoteParser(config: config)
-        let hollow = ParsedNote.hollow(
-            path: "guides/knots.md",
-            kept: NoteRecord.KeptGuide(
-                id: "knots", idPosition: .start, locale: "en", explicitLocale: false, aliases: [],
-                basePath: "guides/knots", parseDiagnostics: [], diagnostics: [], reads: [], assets: [],
-                entry: ContentIndex.Entry(
-                    id: "knots", uuid: ContentIdentity.uuidString(kind: .guide, id: "knots"), title: "",
-                    subtitle: nil, category: nil, type: nil, tags: [], order: nil, locale: "en"),
-                bundleSHA256: "", bundleSize: 0))
+        let hollow = Self.hollowKnots()
         /// The guide of a note with `text`, linking to the kept note, and what its build read.
         func build(_ text: String) throws -> (guide: Guide, reads: Set<Int>, problems: [Diagnostic]) {
             let note = try #require(parser.parse(path: "guides/a.md", bytes: Array(text.utf8)).0)

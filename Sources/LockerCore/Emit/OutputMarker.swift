@@ -120,7 +120,7 @@ struct OutputMarker: Sendable {
                         table[slot] = Int32(kept.count)
                         break
                     }
-                    if Self.same(path(kept[taken - 1]), key) {
+                    if path(kept[taken - 1]).hasSameBytes(as: key) {
                         kept[taken - 1] = line
                         sorted = false
                         break
@@ -156,7 +156,7 @@ struct OutputMarker: Sendable {
                 let taken = Int(table[slot])
                 if taken == 0 { return nil }
                 let line = lines[taken - 1]
-                if Self.same(UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]), key) {
+                if UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).hasSameBytes(as: key) {
                     return taken - 1
                 }
                 slot = (slot + 1) & (table.count - 1)
@@ -213,7 +213,7 @@ struct OutputMarker: Sendable {
     private func field(_ from: Int, _ to: Int, is text: String) -> Bool {
         var text = text
         return text.withUTF8 { expected in
-            bytes.withUnsafeBufferPointer { Self.same(UnsafeBufferPointer(rebasing: $0[from..<to]), expected) }
+            bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[from..<to]).hasSameBytes(as: expected) }
         }
     }
 
@@ -287,9 +287,8 @@ struct OutputMarker: Sendable {
         let (one, other) = (Int(lines[first].path), Int(lines[second].path))
         guard one + length <= bytes.count, other + length <= bytes.count else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
-            Self.same(
-                UnsafeBufferPointer(rebasing: buffer[one..<one + length]),
-                UnsafeBufferPointer(rebasing: buffer[other..<other + length]))
+            UnsafeBufferPointer(rebasing: buffer[one..<one + length])
+                .hasSameBytes(as: UnsafeBufferPointer(rebasing: buffer[other..<other + length]))
         }
     }
 
@@ -379,12 +378,5 @@ struct OutputMarker: Sendable {
         guard common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count < rhs.count }
         let order = memcmp(left, right, common)
         return order != 0 ? order < 0 : lhs.count < rhs.count
-    }
-
-    /// Whether two paths are the same bytes (`memcmp`: the generic comparison went byte by byte).
-    private static func same(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        return memcmp(left, right, lhs.count) == 0
     }
 }

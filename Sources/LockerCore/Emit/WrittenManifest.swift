@@ -11,14 +11,6 @@ public struct WrittenManifest: Sendable {
     /// The places in ``files`` in the manifest's order: by path.
     var order: [Int]
 
-    /// A manifest's files, given in its order.
-    init(_ manifest: Manifest) {
-        header = manifest
-        header.files = []
-        files = manifest.files
-        order = Array(manifest.files.indices)
-    }
-
     init(header: Manifest, files: [Manifest.File], order: [Int]) {
         self.header = header
         self.files = files

@@ -273,10 +273,7 @@ private struct NoteKeys: Sendable {
                 // Most names of a generated or numbered vault are as long as the key: compared
                 // with `memcmp`, not byte by byte.
                 func matches(_ range: Range<Int>, name: Int) -> Bool {
-                    let part = byName ? name..<range.upperBound : range
-                    guard part.count == key.count else { return false }
-                    guard let start = bytes.baseAddress, let key = key.baseAddress else { return part.isEmpty }
-                    return memcmp(start + part.lowerBound, key, part.count) == 0
+                    UnsafeBufferPointer(rebasing: bytes[byName ? name..<range.upperBound : range]).hasSameBytes(as: key)
                 }
                 for (place, entry) in entries.enumerated() {
                     if matches(entry.own, name: entry.ownName) { places.append(place) }

@@ -102,10 +102,7 @@ struct FileStamp: Hashable, Sendable {
             put(modifiedSeconds.magnitude, negative: modifiedSeconds < 0)
             put(UInt8(ascii: "."))
             put(modifiedNanoseconds.magnitude, negative: modifiedNanoseconds < 0)
-            let written = UnsafeBufferPointer(rebasing: buffer[..<count])
-            guard count == expected.count, let written = written.baseAddress, let expected = expected.baseAddress
-            else { return false }
-            return memcmp(written, expected, count) == 0
+            return UnsafeBufferPointer(rebasing: buffer[..<count]).hasSameBytes(as: expected)
         }
     }
 }

@@ -36,13 +36,8 @@ public struct CanonicalJSONWriter {
     public static func data(for value: some CanonicalJSONWritable, capacity: Int = 8192) -> Data {
         var writer = CanonicalJSONWriter(capacity: capacity)
         value.write(to: &writer)
-        return writer.line()
-    }
-
-    /// What has been written, ending with a newline as every bundle file does.
-    public consuming func line() -> Data {
-        bytes.append(0x0A)
-        return Data(bytes)
+        writer.bytes.append(0x0A)
+        return Data(writer.bytes)
     }
 
     private mutating func beginValue() {
