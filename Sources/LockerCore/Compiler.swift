@@ -598,7 +598,8 @@ public struct Compiler: Sendable {
         let recordedNotes = previous?.notes ?? []
         let aligned =
             recordedNotes.count == files.count
-            && zip(recordedNotes, files).allSatisfy { $0.path.utf8.elementsEqual($1.path.utf8) }
+            // By place: zipping them copied every entry and file (their strings retained).
+            && files.indices.allSatisfy { recordedNotes[$0].path.hasSameBytes(as: files[$0].path) }
         let recorded =
             aligned
             ? [:]

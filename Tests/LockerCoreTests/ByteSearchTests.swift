@@ -16,6 +16,24 @@ import Testing
         }
     }
 
+    /// Byte equality and byte prefixes, not `==`'s canonical equivalence: `é` composed and
+    /// decomposed are equal strings with different bytes. Substrings, empty texts and small
+    /// (inline) strings beside heap ones.
+    @Test func sameBytesAndPrefixesAreByteComparisons() {
+        let composed = "caf\u{E9}/note"
+        let decomposed = "cafe\u{301}/note"
+        #expect(composed == decomposed)
+        #expect(!composed.hasSameBytes(as: decomposed) && composed.hasSameBytes(as: "caf\u{E9}/note"))
+        #expect(!composed.hasPrefixBytes("cafe") && decomposed.hasPrefixBytes("cafe"))
+        let long = String(repeating: "guides/", count: 10) + "a.json"
+        #expect(long.hasSameBytes(as: long.dropFirst(0)) && !long.hasSameBytes(as: long.dropLast()))
+        #expect(
+            long.hasPrefixBytes(long.dropLast()) && long.hasPrefixBytes(long) && !long.dropLast().hasPrefixBytes(long))
+        #expect(long.hasPrefixBytes("") && "".hasPrefixBytes("") && !"".hasPrefixBytes("g"))
+        #expect("".hasSameBytes(as: "") && !"".hasSameBytes(as: "a") && !"ab".hasSameBytes(as: "ac"))
+        #expect(!"guides/".hasPrefixBytes("guidez") && "guides/a".dropFirst(7).hasSameBytes(as: "a"))
+    }
+
     @Test func findsTheFirstMatchWherePrefixesRepeat() {
         #expect(offsets(of: "==", in: "==x") == 0..<2)
         #expect(offsets(of: "==", in: "x==") == 1..<3)

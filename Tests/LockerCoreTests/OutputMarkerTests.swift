@@ -101,6 +101,41 @@ import Testing
         }
     }
 
+    /// A marker of an earlier `locker`, without the format line, has two fields before the path:
+    /// a path may hold spaces, and a line with fewer fields, or ending in its last space, is
+    /// read as such.
+    @Test func anEarlierMarkersLinesHaveTwoFieldsBeforeThePath() {
+        let marker = OutputMarker(Data("heading\nabc 1:2 a b.json\nshort\nonly one \nend - \ndef - z.json".utf8))
+        #expect(!marker.hasInputs)
+        #expect(marker.paths == ["a b.json", "", "z.json"])
+        #expect(marker["a b.json"] == Recorded(sha256: "abc", stamp: "1:2", inputs: nil))
+        #expect(marker["z.json"] == Recorded(sha256: "def", stamp: nil, inputs: nil))
+        #expect(marker.index(of: "short") == nil && marker.index(of: "one ") == nil)
+    }
+
+    /// Paths of every length from 1 to 40 bytes, many alike in their first eight or sixteen, and
+    /// some in their last byte only: each is found at its line, and none that differs by a byte.
+    @Test func pathsOfEveryLengthAreFound() {
+        var paths: [String] = []
+        for length in 1...40 {
+            for last in ["a", "b", "é"] {
+                paths.append(String(repeating: "x", count: length - 1) + last)
+            }
+        }
+        paths.sort { $0.utf8Precedes($1) }
+        var files: [String: Recorded] = [:]
+        for (offset, path) in paths.enumerated() {
+            files[path] = Recorded(sha256: "\(offset)", stamp: "-", inputs: nil)
+        }
+        let marker = OutputMarker(OutputWriter.markerText(files))
+        #expect(marker.count == paths.count)
+        for (offset, path) in paths.enumerated() {
+            #expect(marker.index(of: path) == offset, "\(path)")
+            #expect(marker.index(of: path + "c") == nil && marker.index(of: "c" + path) == nil)
+            #expect(marker.index(of: String(path.dropLast()) + "c") == nil)
+        }
+    }
+
     @Test func aFileHasTheStampTheMarkerRecordsUntilItChanges() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(

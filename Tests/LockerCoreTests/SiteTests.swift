@@ -376,6 +376,24 @@ import Testing
         #expect(SiteBuilder.pagePatterns(["ro/", "ro/x/"], beside: ["robots.txt"]).sorted() == ["ro/", "ro/x/*"])
     }
 
+    /// The pages of a folder come together as a build lists them, but need not: interleaved, or
+    /// in another order, they give the same patterns, and a folder's run ends at a name that
+    /// starts with it (`de/` then `decks/`, `a/` then `ab/`).
+    @Test func pagePatternsDoNotDependOnTheOrderOfThePages() {
+        let pages = [
+            "de/", "de/guides/", "de/guides/a/", "decks/", "decks/k/", "guides/x/", "a/", "a/b/", "a/b/c/", "a/bc/",
+            "ab/", "guides/y/",
+        ]
+        let expected = SiteBuilder.pagePatterns(pages).sorted()
+        #expect(expected == ["a/", "a/b/", "a/b/c/*", "a/bc/*", "ab/*", "de/", "de/guides/*", "decks/*", "guides/*"])
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let shuffled = pages.shuffled(using: &generator)
+            #expect(SiteBuilder.pagePatterns(shuffled).sorted() == expected, "\(shuffled)")
+        }
+        #expect(SiteBuilder.pagePatterns(pages.reversed()).sorted() == expected)
+    }
+
     /// A landing page may not take a URL the site has for something else: an index (or a name
     /// starting with one, which `/guides/*` matches on Netlify), the assets (likewise), a file
     /// beside the pages, a locale's folder, a headline variant of the root page or of another

@@ -226,14 +226,20 @@ struct BundleWriter: Sendable {
     private func headers(files: [Manifest.File], order: [Int]) -> String {
         let root = "/" + BundleSchema.folder
         var folders = Set<Substring>()
-        var last: Substring = ""
+        // The last folder inserted, slash included: files come by path, so a folder's files come
+        // together, and each is told to be in it by its first bytes (one insert a run).
+        var last = ""
         for place in order {
             let path = files[place].path
-            let folder = path[..<(path.utf8.firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex)]
-            // Files come by path, so a folder's files come together: one insert a run.
-            guard folders.isEmpty || !folder.utf8.elementsEqual(last.utf8) else { continue }
+            if !last.isEmpty, path.hasPrefixBytes(last) { continue }
+            guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else {
+                folders.insert(Substring(path))
+                last = ""
+                continue
+            }
+            let folder = Substring(path.utf8[..<slash])
             folders.insert(folder)
-            last = folder
+            last = String(folder) + "/"
         }
         var out = "# Written by locker build. Content-addressed files never change; the manifest does.\n"
         out += "\(root)/manifest.json\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n"

@@ -457,10 +457,13 @@ struct SiteBuilder {
         {
             return last
         }
-        let routes = documents.map { route(of: $0) }
-        let tables = SiteTables(keys: keys, routes: routes) {
-            DocumentKey(kind: documents[$0].kind, id: documents[$0].id)
+        // Each document's route and key on every core: 10,000 paths made, and as many IDs read
+        // through a kept guide's record, took a core a few milliseconds at the start of the site.
+        let laid = Compiler.parallelMap(Array(documents.indices)) { offset in
+            let document = documents[offset]
+            return (route: route(of: document), key: DocumentKey(kind: document.kind, id: document.id))
         }
+        let tables = SiteTables(keys: keys, routes: laid.map(\.route), documentKeys: laid.map(\.key))
         if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
         return tables
     }
@@ -509,14 +512,29 @@ struct SiteBuilder {
     static func pagePatterns(_ paths: [String], beside: [String] = [], prefix: String = "") -> [String] {
         var patterns: [String] = []
         var folders: [String: [String]] = [:]
+        // The folder of the paths before, with `prefix` and its slash: the paths of a folder come
+        // together (a kind's pages, in a locale), and each is told to be in it by its first bytes,
+        // not by its folder's name made and hashed anew.
+        var run: (folder: String, start: String, paths: [String])?
+        func endRun() {
+            if let run { folders[run.folder, default: []] += run.paths }
+            run = nil
+        }
         for path in paths {
+            if let start = run?.start, path.hasPrefixBytes(start) {
+                run?.paths.append(path)
+                continue
+            }
+            endRun()
             let rest = path.utf8.dropFirst(prefix.utf8.count)
             guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
                 patterns.append(path)  // the folder's own page: `prefix` itself
                 continue
             }
-            folders[String(Substring(rest[..<slash])), default: []].append(path)
+            let folder = String(Substring(rest[..<slash]))
+            run = (folder, prefix + folder + "/", [path])
         }
+        endRun()
         let names = (Array(folders.keys) + beside).map { $0.lowercased() }
         for (folder, inside) in folders {
             let lower = folder.lowercased()
@@ -561,16 +579,14 @@ final class SiteTables: Sendable {
     /// The kind and ID of each run (its first document's).
     private let runKeys: [DocumentKey]
 
-    /// - Parameter documentKey: the kind and ID of the document at an offset, for every offset
-    ///   of `routes`.
+    /// - Parameter documentKeys: the kind and ID of the document at each offset of `routes`.
     init(
         keys: [(kind: ContentKind, id: String, locale: String)], routes: [SiteBuilder.Route],
-        documentKey: (Int) -> DocumentKey
+        documentKeys: [DocumentKey]
     ) {
         self.keys = keys
         self.routes = routes
-        let count = routes.count
-        let documentKeys = (0..<count).map(documentKey)
+        let count = min(routes.count, documentKeys.count)
         /// The order of kind and ID, with the offset after them so that none ties.
         func precedes(_ first: Int, _ second: Int) -> Bool {
             let (one, other) = (documentKeys[first], documentKeys[second])

@@ -1,5 +1,29 @@
 import Foundation
 
+extension StringProtocol {
+    /// Whether both texts have the same UTF-8 bytes (not canonical equivalence, which `==`
+    /// checks), compared with `memcmp` where both lie in contiguous storage: the generic
+    /// comparison goes byte by byte, and the notes' paths are compared by the ten thousand.
+    func hasSameBytes(as other: some StringProtocol) -> Bool {
+        let same = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in mine.hasSameBytes(as: theirs) }
+        }
+        return (same ?? nil) ?? utf8.elementsEqual(other.utf8)
+    }
+
+    /// Whether the text's UTF-8 bytes start with `prefix`'s, compared with `memcmp` where both
+    /// lie in contiguous storage.
+    func hasPrefixBytes(_ prefix: some StringProtocol) -> Bool {
+        let starts = utf8.withContiguousStorageIfAvailable { mine in
+            prefix.utf8.withContiguousStorageIfAvailable { theirs in
+                mine.count >= theirs.count
+                    && UnsafeBufferPointer(rebasing: mine[..<theirs.count]).hasSameBytes(as: theirs)
+            }
+        }
+        return (starts ?? nil) ?? utf8.starts(with: prefix.utf8)
+    }
+}
+
 /// Byte-level searches over UTF-8 text.
 ///
 /// With Foundation imported, `String.contains(_:)` and `components(separatedBy:)` on strings go
