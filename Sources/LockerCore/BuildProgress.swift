@@ -33,6 +33,15 @@ public enum BuildPhase: String, Sendable, CaseIterable {
 public protocol BuildProgress: Sendable {
     /// `done` of `total` things of `phase` are finished; `total` is 0 when not known.
     func update(_ phase: BuildPhase, done: Int, total: Int)
+
+    /// Whether it shows how much of a phase is done (a progress line drawn on a terminal does):
+    /// when not, a compilation tells it of each phase's start only, not of each of the
+    /// thousands of notes, documents and pages finished, which took a lock each on every core.
+    var showsCounts: Bool { get }
+}
+
+extension BuildProgress {
+    public var showsCounts: Bool { true }
 }
 
 /// Counts finished things of one phase from several threads and reports each to a receiver.
@@ -44,7 +53,8 @@ final class ProgressCounter: @unchecked Sendable {
     private let lock = NSLock()
 
     init(_ progress: (any BuildProgress)?, _ phase: BuildPhase, total: Int) {
-        self.progress = progress
+        // Ticks go only to a receiver that shows them; every receiver learns the phase began.
+        self.progress = progress?.showsCounts == true ? progress : nil
         self.phase = phase
         self.total = total
         progress?.update(phase, done: 0, total: total)

@@ -10,6 +10,9 @@ public final class PhaseTimer: BuildProgress, @unchecked Sendable {
 
     public init() {}
 
+    /// Only a phase's start is timed.
+    public var showsCounts: Bool { false }
+
     public func update(_ phase: BuildPhase, done: Int, total: Int) {
         lock.lock()
         defer { lock.unlock() }

@@ -32,6 +32,9 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
         self.timings = timings
     }
 
+    /// The counts are drawn, when the line is; the timer needs each phase's start only.
+    var showsCounts: Bool { draws }
+
     func update(_ phase: BuildPhase, done: Int, total: Int) {
         if timings { timer.update(phase, done: done, total: total) }
         guard draws else { return }

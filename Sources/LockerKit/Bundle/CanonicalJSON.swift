@@ -170,14 +170,19 @@ public enum CanonicalJSON {
 
     /// Writes the escape of a byte ``needsEscape(_:)`` holds.
     private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        // Byte by byte: an array literal here is an array made for each escape (two for every
+        // ETag, which is quoted).
+        out.append(0x5C)
         switch byte {
-        case 0x22: out.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-        case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-        case 0x09: out.append(contentsOf: [0x5C, 0x74])
+        case 0x22: out.append(0x22)
+        case 0x5C: out.append(0x5C)
+        case 0x0A: out.append(0x6E)
+        case 0x0D: out.append(0x72)
+        case 0x09: out.append(0x74)
         default:
-            out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+            out.append(0x75)
+            out.append(0x30)
+            out.append(0x30)
             out.append(hex[Int(byte >> 4)])
             out.append(hex[Int(byte & 0x0F)])
         }

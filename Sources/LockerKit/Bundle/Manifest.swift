@@ -36,7 +36,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     public static func contentVersion(of files: [File]) -> String {
         var lines: [UInt8] = []
         lines.reserveCapacity(files.count * 100)
-        for file in files { appendVersionLine(of: file, to: &lines) }
+        for offset in files.indices { appendVersionLine(of: files, at: offset, to: &lines) }
         return ContentHash.sha256Hex(lines)
     }
 
@@ -47,11 +47,12 @@ public struct Manifest: Sendable, Hashable, Codable {
         return ContentHash.hex(hash.finalize())
     }
 
-    /// Appends the file's line of the content version: `path<TAB>sha256<LF>`.
-    private static func appendVersionLine(of file: File, to lines: inout [UInt8]) {
-        lines.append(contentsOf: file.path.utf8)
+    /// Appends the line of the content version of the file at `offset` of `files`:
+    /// `path<TAB>sha256<LF>`. (Its fields are read from the array, the file not copied.)
+    private static func appendVersionLine(of files: [File], at offset: Int, to lines: inout [UInt8]) {
+        lines.append(contentsOf: files[offset].path.utf8)
         lines.append(0x09)
-        lines.append(contentsOf: file.sha256.utf8)
+        lines.append(contentsOf: files[offset].sha256.utf8)
         lines.append(0x0A)
     }
 
@@ -63,13 +64,27 @@ public struct Manifest: Sendable, Hashable, Codable {
         var writer = CanonicalJSONWriter(capacity: order.count * 320)
         var lines: [UInt8] = []
         lines.reserveCapacity(order.count * 100)
-        files.withUnsafeBufferPointer { files in
-            for offset in order {
-                files[offset].write(to: &writer)
-                appendVersionLine(of: files[offset], to: &lines)
-            }
+        for offset in order {
+            write(files, at: offset, to: &writer)
+            appendVersionLine(of: files, at: offset, to: &lines)
         }
         return (writer.bytes, lines)
+    }
+
+    /// Writes the file at `offset` of `files` as ``File/write(to:)`` does, field by field from the
+    /// array: a file taken from it whole (or through a buffer pointer, while the writer changed)
+    /// was copied first, its strings retained and released, 10,000 times a manifest.
+    private static func write(_ files: [File], at offset: Int, to json: inout CanonicalJSONWriter) {
+        json.openObject()
+        json.member("etag", files[offset].etag)
+        json.member("id", files[offset].id)
+        json.member("kind", files[offset].kind)
+        json.member("lists", files[offset].lists)
+        json.member("locale", files[offset].locale)
+        json.member("path", files[offset].path)
+        json.member("sha256", files[offset].sha256)
+        json.member("size", files[offset].size)
+        json.closeObject()
     }
 
     /// The manifest's canonical JSON, ending with a newline, with its files given as runs of their
