@@ -322,7 +322,8 @@ extension VaultScanner {
                     tag = .other
                 }
                 bytes += relative.utf8
-                bytes += [0, tag.rawValue]
+                bytes.append(0)
+                bytes.append(tag.rawValue)
                 stamp.append(to: &bytes)
                 target?.append(to: &bytes)
             }

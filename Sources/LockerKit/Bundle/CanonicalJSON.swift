@@ -155,8 +155,8 @@ public enum CanonicalJSON {
     /// The runs between them are copied whole: every ETag has two quotes, much text a few.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
-        var text = text
-        text.withUTF8 { bytes in
+        /// Copies the bytes in runs between the ones escaped.
+        func escaping(_ bytes: UnsafeBufferPointer<UInt8>) {
             var start = 0
             for offset in bytes.indices where needsEscape(bytes[offset]) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
@@ -164,6 +164,12 @@ public enum CanonicalJSON {
                 start = offset + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        // Read in place: `withUTF8` needs a copy of the string it may make contiguous, a retain
+        // and a release for each of the millions of strings a build writes.
+        if text.utf8.withContiguousStorageIfAvailable(escaping) == nil {
+            var text = text
+            text.withUTF8(escaping)
         }
         out.append(0x22)
     }
