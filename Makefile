@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # loader resolving their symbols at every start (7 ms of a 13 ms `locker --help`). And at a
 # fixed address (not position-independent, as Go links Hugo): a position-independent program
 # of this size has 122,000 pointers the loader rewrites at every start, each write a page
-# copied, 3 ms of a 15 ms `locker --version`. Libraries, stack and heap are still placed at
+# copied, 2–3 ms of a 12–15 ms `locker --help`. Libraries, stack and heap are still placed at
 # random.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie)
 

@@ -111,6 +111,8 @@ import Testing
         #expect(marker["a b.json"] == Recorded(sha256: "abc", stamp: "1:2", inputs: nil))
         #expect(marker["z.json"] == Recorded(sha256: "def", stamp: nil, inputs: nil))
         #expect(marker.index(of: "short") == nil && marker.index(of: "one ") == nil)
+        // The empty path of `end - ` (which replaced that of `only one `) is found at its line.
+        #expect(marker.index(of: "") == 1 && marker.index(of: String(Substring(""))) == 1)
     }
 
     /// Paths of every length from 1 to 40 bytes, many alike in their first eight or sixteen, and

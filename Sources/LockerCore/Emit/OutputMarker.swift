@@ -375,23 +375,25 @@ struct OutputMarker: Sendable {
     /// finalizer). Not `Hasher`: SipHash, which resists keys chosen to collide, costs several
     /// times as much, and the marker is the build's own file, hashed 40,000 times a rebuild.
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = key.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
         var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
-        var index = 0
-        while index + 8 <= key.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            index += 8
+        // An empty key, with a base address or without, is its length alone.
+        if let base = key.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var index = 0
+            while index + 8 <= key.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 32
+                index += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < key.count {
+                tail |= UInt64(base[index]) << shift
+                shift += 8
+                index += 1
+            }
+            hash ^= tail
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < key.count {
-            tail |= UInt64(base[index]) << shift
-            shift += 8
-            index += 1
-        }
-        hash ^= tail
         hash ^= hash >> 33
         hash = hash &* 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 33
