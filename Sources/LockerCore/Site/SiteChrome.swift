@@ -30,9 +30,15 @@ final class SiteChrome: @unchecked Sendable {
     /// The names each part's template reads, for the parts that are rendered here: those whose
     /// reads are known and whose key a template shows.
     private let reads: [String: [String]]
-    private let lock = NSLock()
+    private let condition = NSCondition()
     /// Each part's renders, by the values they were rendered from.
-    private var rendered: [String: [String: String]] = [:]
+    private var rendered: [String: [String: Render]] = [:]
+
+    /// A render kept, or under way on some thread.
+    private enum Render {
+        case underway
+        case done(String)
+    }
 
     init(templates: TemplateSet) {
         self.templates = templates
@@ -64,14 +70,24 @@ final class SiteChrome: @unchecked Sendable {
             key += "\(text.utf8.count):"
             key += text
         }
-        lock.lock()
-        let known = rendered[part.template]?[key]
-        lock.unlock()
-        if let known { return known }
-        guard let html = clock.time(counting: false, { templates.render(part.template, values) }) else { return nil }
-        lock.lock()
-        if rendered[part.template, default: [:]].count < Self.capacity { rendered[part.template, default: [:]][key] = html }
-        lock.unlock()
+        // A render another thread has under way is waited for, not done again: two pages
+        // rendered at once rendered their shared header twice.
+        condition.lock()
+        while case .underway? = rendered[part.template]?[key] { condition.wait() }
+        if case .done(let html)? = rendered[part.template]?[key] {
+            condition.unlock()
+            return html
+        }
+        let keeps = rendered[part.template, default: [:]].count < Self.capacity
+        if keeps { rendered[part.template, default: [:]][key] = .underway }
+        condition.unlock()
+        let html = clock.time(counting: false) { templates.render(part.template, values) }
+        if keeps {
+            condition.lock()
+            rendered[part.template]?[key] = html.map(Render.done)
+            condition.unlock()
+            condition.broadcast()
+        }
         return html
     }
 
