@@ -34,6 +34,26 @@ import Testing
         #expect(!"guides/".hasPrefixBytes("guidez") && "guides/a".dropFirst(7).hasSameBytes(as: "a"))
     }
 
+    @Test func utf8IsValidatedPastTheASCIIWords() {
+        // Every length around the eight-byte words, the odd byte at each place.
+        for length in 0...19 {
+            let ascii = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(ascii.isValidUTF8)
+            for place in 0..<length {
+                var stray = ascii
+                stray[place] = 0xFF
+                #expect(!stray.isValidUTF8, "0xFF at \(place) of \(length)")
+                var cut = ascii
+                cut[place] = 0xD0  // a Cyrillic letter's first byte, an ASCII byte or nothing after it
+                #expect(!cut.isValidUTF8, "a cut letter at \(place) of \(length)")
+            }
+        }
+        #expect(Array("Шкотовый узел/note.md".utf8).isValidUTF8)
+        #expect(Array("caf\u{E9}".utf8).isValidUTF8)
+        #expect(![0xC0, 0x80].isValidUTF8)  // an overlong NUL
+        #expect(![0xED, 0xA0, 0x80].isValidUTF8)  // a surrogate
+    }
+
     @Test func findsTheFirstMatchWherePrefixesRepeat() {
         #expect(offsets(of: "==", in: "==x") == 0..<2)
         #expect(offsets(of: "==", in: "x==") == 1..<3)

@@ -225,21 +225,9 @@ struct BundleWriter: Sendable {
     /// matches two rules (hosts merge the headers of every matching rule).
     private func headers(files: [Manifest.File], order: [Int]) -> String {
         let root = "/" + BundleSchema.folder
-        var folders = Set<Substring>()
-        // The last folder inserted, slash included: files come by path, so a folder's files come
-        // together, and each is told to be in it by its first bytes (one insert a run).
-        var last = ""
-        for place in order {
-            let path = files[place].path
-            if !last.isEmpty, path.hasPrefixBytes(last) { continue }
-            guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else {
-                folders.insert(Substring(path))
-                last = ""
-                continue
-            }
-            let folder = Substring(path.utf8[..<slash])
-            folders.insert(folder)
-            last = String(folder) + "/"
+        var folders = Set<String>()
+        FolderRuns.visit(order.count, path: { files[order[$0]].path }) { folder, run in
+            folders.insert(folder ?? files[order[run.lowerBound]].path)
         }
         var out = "# Written by locker build. Content-addressed files never change; the manifest does.\n"
         out += "\(root)/manifest.json\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n"

@@ -138,7 +138,7 @@ struct OutputMarker: Sendable {
         self.table = table
         self.hasInputs = hasInputs
         self.isSorted = sorted
-        linesAreCopyable = hasInputs && sorted && String(validating: bytes, as: UTF8.self) != nil
+        linesAreCopyable = hasInputs && sorted && bytes.isValidUTF8
     }
 
     /// How many files it lists.

@@ -451,8 +451,7 @@ struct SiteBuilder {
         if let cache, let last = cache.siteTables(for: origins.linkSurface),
             last.keys.count == keys.count,
             zip(last.keys, keys).allSatisfy({ old, new in
-                old.kind == new.kind && old.id.utf8.elementsEqual(new.id.utf8)
-                    && old.locale.utf8.elementsEqual(new.locale.utf8)
+                old.kind == new.kind && old.id.hasSameBytes(as: new.id) && old.locale.hasSameBytes(as: new.locale)
             })
         {
             return last
@@ -463,7 +462,7 @@ struct SiteBuilder {
             let document = documents[offset]
             return (route: route(of: document), key: DocumentKey(kind: document.kind, id: document.id))
         }
-        let tables = SiteTables(keys: keys, routes: laid.map(\.route), documentKeys: laid.map(\.key))
+        let tables = SiteTables(keys: keys, documents: laid)
         if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
         return tables
     }
@@ -512,29 +511,13 @@ struct SiteBuilder {
     static func pagePatterns(_ paths: [String], beside: [String] = [], prefix: String = "") -> [String] {
         var patterns: [String] = []
         var folders: [String: [String]] = [:]
-        // The folder of the paths before, with `prefix` and its slash: the paths of a folder come
-        // together (a kind's pages, in a locale), and each is told to be in it by its first bytes,
-        // not by its folder's name made and hashed anew.
-        var run: (folder: String, start: String, paths: [String])?
-        func endRun() {
-            if let run { folders[run.folder, default: []] += run.paths }
-            run = nil
-        }
-        for path in paths {
-            if let start = run?.start, path.hasPrefixBytes(start) {
-                run?.paths.append(path)
-                continue
+        FolderRuns.visit(paths.count, prefix: prefix, path: { paths[$0] }) { folder, run in
+            guard let folder else {
+                patterns.append(paths[run.lowerBound])  // the folder's own page: `prefix` itself
+                return
             }
-            endRun()
-            let rest = path.utf8.dropFirst(prefix.utf8.count)
-            guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
-                patterns.append(path)  // the folder's own page: `prefix` itself
-                continue
-            }
-            let folder = String(Substring(rest[..<slash]))
-            run = (folder, prefix + folder + "/", [path])
+            folders[folder, default: []] += paths[run]
         }
-        endRun()
         let names = (Array(folders.keys) + beside).map { $0.lowercased() }
         for (folder, inside) in folders {
             let lower = folder.lowercased()
@@ -579,17 +562,17 @@ final class SiteTables: Sendable {
     /// The kind and ID of each run (its first document's).
     private let runKeys: [DocumentKey]
 
-    /// - Parameter documentKeys: the kind and ID of the document at each offset of `routes`.
+    /// - Parameter documents: each document's route, and its kind and ID.
     init(
-        keys: [(kind: ContentKind, id: String, locale: String)], routes: [SiteBuilder.Route],
-        documentKeys: [DocumentKey]
+        keys: [(kind: ContentKind, id: String, locale: String)],
+        documents: [(route: SiteBuilder.Route, key: DocumentKey)]
     ) {
         self.keys = keys
-        self.routes = routes
-        let count = min(routes.count, documentKeys.count)
+        routes = documents.map(\.route)
+        let count = documents.count
         /// The order of kind and ID, with the offset after them so that none ties.
         func precedes(_ first: Int, _ second: Int) -> Bool {
-            let (one, other) = (documentKeys[first], documentKeys[second])
+            let (one, other) = (documents[first].key, documents[second].key)
             if one.kind != other.kind { return one.kind < other.kind }
             if one.id != other.id { return one.id < other.id }
             return first < second
@@ -602,9 +585,9 @@ final class SiteTables: Sendable {
         var runOf = [Int](repeating: 0, count: count)
         var start = 0
         while start < count {
-            let key = documentKeys[order[start]]
+            let key = documents[order[start]].key
             var end = start + 1
-            while end < count, documentKeys[order[end]] == key { end += 1 }
+            while end < count, documents[order[end]].key == key { end += 1 }
             for position in start..<end { runOf[order[position]] = runs.count }
             runs.append(start..<end)
             runKeys.append(key)

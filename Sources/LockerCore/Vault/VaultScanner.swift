@@ -123,7 +123,7 @@ struct VaultScanner: Sendable {
             var lastFolder: (path: String, excluded: Bool)?
             func inExcludedFolder(_ path: String) -> Bool {
                 guard let end = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
-                if let lastFolder, lastFolder.path.utf8.elementsEqual(path.utf8[..<end]) {
+                if let lastFolder, lastFolder.path.hasSameBytes(as: Substring(path.utf8[..<end])) {
                     return lastFolder.excluded
                 }
                 var excluded = false

@@ -75,16 +75,10 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// array: a file taken from it whole (or through a buffer pointer, while the writer changed)
     /// was copied first, its strings retained and released, 10,000 times a manifest.
     private static func write(_ files: [File], at offset: Int, to json: inout CanonicalJSONWriter) {
-        json.openObject()
-        json.member("etag", files[offset].etag)
-        json.member("id", files[offset].id)
-        json.member("kind", files[offset].kind)
-        json.member("lists", files[offset].lists)
-        json.member("locale", files[offset].locale)
-        json.member("path", files[offset].path)
-        json.member("sha256", files[offset].sha256)
-        json.member("size", files[offset].size)
-        json.closeObject()
+        File.write(
+            etag: files[offset].etag, id: files[offset].id, kind: files[offset].kind, lists: files[offset].lists,
+            locale: files[offset].locale, path: files[offset].path, sha256: files[offset].sha256,
+            size: files[offset].size, to: &json)
     }
 
     /// The manifest's canonical JSON, ending with a newline, with its files given as runs of their
@@ -185,6 +179,17 @@ extension Manifest: CanonicalJSONWritable {
 
 extension Manifest.File: CanonicalJSONWritable {
     public func write(to json: inout CanonicalJSONWriter) {
+        Self.write(
+            etag: etag, id: id, kind: kind, lists: lists, locale: locale, path: path, sha256: sha256, size: size,
+            to: &json)
+    }
+
+    /// A file's JSON from its fields, in the order of their names: the one list of its members,
+    /// for a file and for one read in place from an array (``Manifest/encodedRun(of:order:)``).
+    static func write(
+        etag: String, id: String?, kind: String, lists: String?, locale: String?, path: String, sha256: String,
+        size: Int, to json: inout CanonicalJSONWriter
+    ) {
         json.openObject()
         json.member("etag", etag)
         json.member("id", id)
