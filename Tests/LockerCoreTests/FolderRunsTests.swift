@@ -3,13 +3,11 @@ import Testing
 @testable import LockerCore
 
 @Suite struct FolderRunsTests {
-    /// The runs `FolderRuns.visit` gives for `paths`, as folder (or "-") and places.
+    /// The runs `FolderRuns.runs` gives for `paths`, as folder (or "-") and places.
     private func runs(_ paths: [String], prefix: String = "") -> [String] {
-        var found: [String] = []
-        FolderRuns.visit(paths.count, prefix: prefix, path: { paths[$0] }) { folder, run in
-            found.append("\(folder ?? "-") \(run.lowerBound)..<\(run.upperBound)")
+        FolderRuns.runs(paths.count, prefix: prefix, path: { paths[$0] }).map { folder, places in
+            "\(folder ?? "-") \(places.lowerBound)..<\(places.upperBound)"
         }
-        return found
     }
 
     @Test func neighboursInOneFolderAreOneRun() {
@@ -24,9 +22,8 @@ import Testing
     }
 
     @Test func aPrefixIsSkippedBeforeTheFolder() {
-        #expect(runs(["ru/", "ru/guide/1", "ru/guide/2", "ru/deck/1"], prefix: "ru/") == [
-            "- 0..<1", "guide 1..<3", "deck 3..<4",
-        ])
+        let pages = ["ru/", "ru/guide/1", "ru/guide/2", "ru/deck/1"]
+        #expect(runs(pages, prefix: "ru/") == ["- 0..<1", "guide 1..<3", "deck 3..<4"])
         // Non-ASCII folder names are cut by bytes.
         #expect(runs(["ru/узлы/1", "ru/узлы/2", "ru/у/1"], prefix: "ru/") == ["узлы 0..<2", "у 2..<3"])
     }

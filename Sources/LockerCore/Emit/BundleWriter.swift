@@ -226,8 +226,8 @@ struct BundleWriter: Sendable {
     private func headers(files: [Manifest.File], order: [Int]) -> String {
         let root = "/" + BundleSchema.folder
         var folders = Set<String>()
-        FolderRuns.visit(order.count, path: { files[order[$0]].path }) { folder, run in
-            folders.insert(folder ?? files[order[run.lowerBound]].path)
+        for (folder, places) in FolderRuns.runs(order.count, path: { files[order[$0]].path }) {
+            folders.insert(folder ?? files[order[places.lowerBound]].path)
         }
         var out = "# Written by locker build. Content-addressed files never change; the manifest does.\n"
         out += "\(root)/manifest.json\n  Cache-Control: no-cache\n  Access-Control-Allow-Origin: *\n"

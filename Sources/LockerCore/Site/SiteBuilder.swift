@@ -511,12 +511,12 @@ struct SiteBuilder {
     static func pagePatterns(_ paths: [String], beside: [String] = [], prefix: String = "") -> [String] {
         var patterns: [String] = []
         var folders: [String: [String]] = [:]
-        FolderRuns.visit(paths.count, prefix: prefix, path: { paths[$0] }) { folder, run in
+        for (folder, places) in FolderRuns.runs(paths.count, prefix: prefix, path: { paths[$0] }) {
             guard let folder else {
-                patterns.append(paths[run.lowerBound])  // the folder's own page: `prefix` itself
-                return
+                patterns.append(paths[places.lowerBound])  // the folder's own page: `prefix` itself
+                continue
             }
-            folders[folder, default: []] += paths[run]
+            folders[folder, default: []] += paths[places]
         }
         let names = (Array(folders.keys) + beside).map { $0.lowercased() }
         for (folder, inside) in folders {
