@@ -226,6 +226,12 @@ struct OutputMarker: Sendable {
         hasInputs && !self.hasInputs(nil, at: index)
     }
 
+    /// Whether the file of line `index`, in the output folder `output`, has the recorded stamp:
+    /// looked at by its whole path, when no survey answers for it.
+    func isIntact(at index: Int, in output: URL) -> Bool {
+        hasStamp(at: index, in: AT_FDCWD, under: output.path + "/")
+    }
+
     /// Whether the file of the line at `index`, under the folder open as `folder` (or under
     /// `prefix`, an absolute folder path ending in `/`, with `AT_FDCWD`), is a regular file with
     /// the recorded stamp: the one the build wrote. No string is made for it.

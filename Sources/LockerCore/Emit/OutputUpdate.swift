@@ -63,7 +63,7 @@ extension OutputWriter {
             switch survey.isIntact(line: line) {
             case true?: return line
             case false?: return nil
-            case nil: return previousFiles.hasStamp(at: line, in: AT_FDCWD, under: output.path + "/") ? line : nil
+            case nil: return previousFiles.isIntact(at: line, in: output) ? line : nil
             }
         }
 

@@ -201,9 +201,9 @@ public enum OutputWriter {
 
         /// The previous build's line for `path` when the file is still the one it wrote.
         private func intact(_ path: String) -> Int? {
-            guard let line = previousFiles.index(of: path),
-                previousFiles.hasStamp(at: line, in: AT_FDCWD, under: output.path + "/")
-            else { return nil }
+            guard let line = previousFiles.index(of: path), previousFiles.isIntact(at: line, in: output) else {
+                return nil
+            }
             return line
         }
 

@@ -284,20 +284,14 @@ private struct NoteKeys: Sendable {
         return places
     }
 
-    /// Where the key is in a path's bytes, without the extension (a last `.` in the last
-    /// component, not its first byte) when `removingExtension`, and where its file name starts
-    /// (after the last `/`): as ``VaultPath/removingExtension(from:)`` and
-    /// ``VaultPath/fileName(in:)`` cut them.
+    /// Where the key is in a path's bytes, without the extension when `removingExtension`, and
+    /// where its file name starts: cut by ``VaultPath/nameAndExtensionDot(in:)``, as the path's
+    /// string is.
     private static func keyRange(
         in bytes: UnsafeBufferPointer<UInt8>, removingExtension: Bool
     ) -> (key: Range<Int>, name: Int) {
-        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
-        let nameStart = slash.map { $0 + 1 } ?? 0
-        var end = bytes.count
-        if removingExtension, let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart {
-            end = dot
-        }
-        return (0..<end, nameStart)
+        let (name, dot) = VaultPath.nameAndExtensionDot(in: bytes)
+        return (0..<(removingExtension ? dot ?? bytes.count : bytes.count), name)
     }
 }
 

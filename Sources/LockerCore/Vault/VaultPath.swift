@@ -27,12 +27,22 @@ enum VaultPath {
         return String(decoding: bytes[bytes.index(after: slash)...], as: UTF8.self)
     }
 
+    /// Where a path's last component starts in its bytes, and where that component's extension
+    /// dot is (its last dot, not its first byte; nil when there is none). The one place this rule
+    /// is written, for strings and for the link tables' bytes (``VaultIndex``).
+    static func nameAndExtensionDot<Bytes: BidirectionalCollection<UInt8>>(
+        in bytes: Bytes
+    ) -> (name: Bytes.Index, dot: Bytes.Index?) {
+        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        guard let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else {
+            return (nameStart, nil)
+        }
+        return (nameStart, dot)
+    }
+
     /// Where the extension's dot is in `path`: in its last component, not its first byte.
     private static func extensionDot(in path: String) -> String.Index? {
-        let bytes = path.utf8
-        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
-        guard let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return nil }
-        return dot
+        nameAndExtensionDot(in: path.utf8).dot
     }
 
     /// The extension, lowercased, without the dot; `""` when there is none.
