@@ -47,7 +47,10 @@ import Testing
 
     /// An explicit tag decides a scalar's type, not its look.
     @Test func explicitTagsDecideTheType() throws {
-        let value = try YAMLReader(file: "n.md").read("a: !!str 0042\nb: !!str yes\nc: ! 12\nd: 0042\ne: yes\n").get()
+        let value = try YAMLReader(file: "n.md").read(
+            "a: !!str 0042\nb: !!str yes\nc: ! 12\nd: 0042\ne: yes\nf: !!int 12\ng: !!float 1\nh: !!bool yes\n"
+                + "i: !!null ~\nj: !!timestamp 2026-11-25\nk: !local 3\n"
+        ).get()
         guard case .mapping(let entries, _)? = value else {
             Issue.record("not a mapping: \(String(describing: value))")
             return
@@ -56,6 +59,6 @@ import Testing
             if case .scalar(_, let type, _) = entry.value { return type }
             return nil
         }
-        #expect(types == [.string, .string, .string, .int, .bool])
+        #expect(types == [.string, .string, .string, .int, .bool, .int, .float, .bool, .null, .string, .string])
     }
 }

@@ -131,9 +131,12 @@ struct YAMLReader: Sendable {
 
     private func scalarType(_ scalar: Node.Scalar) -> YAMLValue.ScalarType {
         guard scalar.style == .plain || scalar.style == .any else { return .string }
-        // An explicit tag (`!!str 0042`) decides the type itself: Yams resolves it as written.
+        // An explicit tag (`!!str 0042`) decides the type itself, as Yams resolves it: as
+        // written. So do the mapping keys, whose tags Yams resolves (to `str`) as it hashes them.
+        // Read here, not through `Resolver.default`, whose seven regular expressions took a
+        // millisecond or two to compile for every rebuild of one note.
         guard scalar.tag.rawValue == Tag.Name.implicit.rawValue else {
-            return Self.type(of: Resolver.default.resolveTag(of: .scalar(scalar)))
+            return Self.type(of: Tag.Name(rawValue: scalar.tag.rawValue))
         }
         return Self.plainScalarType(scalar.string)
     }
