@@ -535,7 +535,7 @@ public struct Compiler: Sendable {
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: entries)
-            try sink.write(OutputFile(path: NoteRecord.fileName, data: record.encoded(reusing: previous)))
+            try sink.write(OutputFile(path: NoteRecord.fileName, pieces: record.encodedPieces(reusing: previous)))
             return record
         }
         // The manifest is written while the site is rendered, then the record: none needs

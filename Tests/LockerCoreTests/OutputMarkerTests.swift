@@ -76,8 +76,8 @@ import Testing
         #expect(unreadable.count == 2 && unreadable.isSorted && !unreadable.linesAreCopyable)
         let ledger = OutputLedger(previous: unreadable)
         for line in 0..<2 { ledger.kept(line: line, reused: false) }
-        #expect(ledger.closing().marker == OutputWriter.markerText(unreadable.files))
-        #expect(String(decoding: ledger.closing().marker, as: UTF8.self).contains("y.j\u{FFFD}on"))
+        #expect(ledger.closing().marker.data == OutputWriter.markerText(unreadable.files))
+        #expect(String(decoding: ledger.closing().marker.data, as: UTF8.self).contains("y.j\u{FFFD}on"))
         #expect(OutputMarker(Data("h\nformat 2\na 1 - x.json\n".utf8)).linesAreCopyable)
         // An earlier locker's marker: no format line, no inputs.
         let earlier = OutputMarker(Data("h\nabc 1:2:3 guides/a b/index.html\n".utf8))
@@ -165,6 +165,28 @@ import Testing
     /// ``OutputWriter/markerText(_:)`` writes for the same files; its removals and twins are
     /// those of the files it no longer has. Random builds over random previous builds, with a
     /// previous marker of this locker and of an earlier one.
+    /// Kept lines are taken from the previous marker's bytes as they are, a line break added
+    /// after a last line without one.
+    @Test func keptLinesAreTakenWithTheirLineBreaks() {
+        let text = "h\nformat 2\na 1:1:1.1 - x.json\nb 2:2:2.2 f y.json"
+        let previous = OutputMarker(Data(text.utf8))
+        #expect(previous.linesAreCopyable && previous.count == 2)
+        let ledger = OutputLedger(previous: previous)
+        for line in 0..<2 { ledger.kept(line: line, reused: false) }
+        let marker = ledger.closing().marker.data
+        #expect(marker == OutputWriter.markerText(previous.files))
+        #expect(String(decoding: marker, as: UTF8.self).hasSuffix("2:2:2.2 f y.json\n"))
+        // A new line after them, and one between them.
+        let more = OutputLedger(previous: previous)
+        for line in 0..<2 { more.kept(line: line, reused: false) }
+        more.wrote("z.json", Recorded(sha256: "c", stamp: "3:3:3.3", inputs: nil))
+        more.wrote("xa.json", Recorded(sha256: "d", stamp: nil, inputs: "e"))
+        var files = previous.files
+        files["z.json"] = Recorded(sha256: "c", stamp: "3:3:3.3", inputs: nil)
+        files["xa.json"] = Recorded(sha256: "d", stamp: nil, inputs: "e")
+        #expect(more.closing().marker.data == OutputWriter.markerText(files))
+    }
+
     @Test(arguments: 0..<6) func theLedgersMarkerIsTheOneWrittenWhole(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let names = ["a", "B", "b", "guide", "Guide", "gúide", "z z", "x.json", "index.html"]
@@ -221,12 +243,12 @@ import Testing
         }
         let closing = ledger.closing()
         #expect(
-            String(decoding: closing.marker, as: UTF8.self)
+            String(decoding: closing.marker.data, as: UTF8.self)
                 == String(decoding: OutputWriter.markerText(expected), as: UTF8.self))
         let removals = previousFiles.keys.filter { expected[$0] == nil }
         #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
         #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
-        #expect(OutputMarker(closing.marker).files == expected)
+        #expect(OutputMarker(closing.marker.data).files == expected)
     }
 
     /// `text`'s lines, its first kept first, with a blank line or a line too short to read

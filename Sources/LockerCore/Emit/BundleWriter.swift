@@ -188,7 +188,7 @@ struct BundleWriter: Sendable {
             contentVersion: Manifest.contentVersion(ofLines: runs.map(\.versionLines)),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: [])
-        try sink.write(OutputFile(path: root + "/manifest.json", data: header.data(fileRuns: runs.map(\.json))))
+        try sink.write(OutputFile(path: root + "/manifest.json", pieces: header.pieces(fileRuns: runs.map(\.json))))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(files: files, order: order).utf8)))
         return WrittenManifest(header: header, files: files, order: order)
     }

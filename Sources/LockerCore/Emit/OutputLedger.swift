@@ -71,8 +71,9 @@ final class OutputLedger: @unchecked Sendable {
 
     /// What the commit needs of the ledger.
     struct Closing {
-        /// The new marker.
-        var marker: Data
+        /// The new marker, in pieces: runs of the previous marker's lines, not copied, between
+        /// the new lines.
+        var marker: OutputFile
         /// The previous build's files this build does not have, in byte order.
         var removals: [String]
         /// Each removal paired with a file of this build whose path may be another spelling of it
@@ -102,30 +103,35 @@ final class OutputLedger: @unchecked Sendable {
         }
         removals = removals.utf8SortedOffsets().map { removals[$0] }
 
-        let marker: Data
+        let marker: OutputFile
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
         if previous.linesAreCopyable {
-            var bytes = Data(OutputWriter.markerStart.utf8)
-            bytes.reserveCapacity(previous.byteCount + entries.count * 200)
+            var pieces: [ArraySlice<UInt8>] = [Array(OutputWriter.markerStart.utf8)[...]]
+            /// The new lines since the last run of kept ones.
+            var newLines: [UInt8] = []
             /// Appends a new file's line.
             func appendNew(_ offset: Int) {
                 let path = paths[offset]
-                var line: [UInt8] = []
-                OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &line)
-                bytes.append(contentsOf: line)
+                OutputWriter.appendLine(path: path, entry: entries[path] ?? .init(sha256: ""), to: &newLines)
             }
-            // Runs of kept lines are copied whole, the new lines merged in between.
+            /// Appends the kept lines `lines`, after the new lines before them.
+            func appendKept(_ lines: Range<Int>) {
+                if !newLines.isEmpty { pieces.append(newLines[...]) }
+                newLines = []
+                previous.appendLines(lines, to: &pieces)
+            }
+            // Runs of kept lines are taken whole, the new lines merged in between.
             var next = 0
             var run: Int?
             for line in 0..<previous.count {
                 guard kept[line] else {
-                    if let start = run { previous.appendLines(start..<line, to: &bytes) }
+                    if let start = run { appendKept(start..<line) }
                     run = nil
                     continue
                 }
                 if next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
-                    if let start = run { previous.appendLines(start..<line, to: &bytes) }
+                    if let start = run { appendKept(start..<line) }
                     run = nil
                     while next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
                         appendNew(order[next])
@@ -134,16 +140,17 @@ final class OutputLedger: @unchecked Sendable {
                 }
                 if run == nil { run = line }
             }
-            if let start = run { previous.appendLines(start..<previous.count, to: &bytes) }
+            if let start = run { appendKept(start..<previous.count) }
             for offset in order[next...] { appendNew(offset) }
-            marker = bytes
+            if !newLines.isEmpty { pieces.append(newLines[...]) }
+            marker = OutputFile(path: OutputWriter.marker, pieces: pieces)
         } else {
             // A marker of an earlier `locker`, out of order or damaged: every line written anew.
             var files = entries
             for line in 0..<previous.count where kept[line] {
                 files[previous.path(at: line)] = previous.entry(at: line)
             }
-            marker = OutputWriter.markerText(files)
+            marker = OutputFile(path: OutputWriter.marker, data: OutputWriter.markerText(files))
         }
 
         var twins = OutputWriter.Journal.TwinFinder(removals: removals)

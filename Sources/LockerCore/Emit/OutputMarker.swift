@@ -339,20 +339,25 @@ struct OutputMarker: Sendable {
         return bytes[Int(line.start)..<Int(line.end)]
     }
 
-    /// Appends the lines at `range` as they stand in the marker, each with its newline: in one
-    /// copy where they stand side by side, as the lines of a marker written whole do.
-    func appendLines(_ range: Range<Int>, to data: inout Data) {
+    /// Appends the lines at `range` as they stand in the marker, each with its newline: slices
+    /// of the marker's bytes, not copies, one for the lines that stand side by side, as the lines
+    /// of a marker written whole do.
+    func appendLines(_ range: Range<Int>, to pieces: inout [ArraySlice<UInt8>]) {
         guard !range.isEmpty else { return }
-        bytes.withUnsafeBufferPointer { buffer in
-            var first = range.lowerBound
-            for index in range {
-                let line = lines[index]
-                let adjacent = index + 1 < range.upperBound && lines[index + 1].start == line.end + 1
-                guard !adjacent else { continue }
-                data.append(UnsafeBufferPointer(rebasing: buffer[Int(lines[first].start)..<Int(line.end)]))
-                data.append(0x0A)
-                first = index + 1
+        var first = range.lowerBound
+        for index in range {
+            let line = lines[index]
+            let adjacent = index + 1 < range.upperBound && lines[index + 1].start == line.end + 1
+            guard !adjacent else { continue }
+            let (start, end) = (Int(lines[first].start), Int(line.end))
+            // Lines end in a line break; the last may not.
+            if end < bytes.count, bytes[end] == 0x0A {
+                pieces.append(bytes[start...end])
+            } else {
+                pieces.append(bytes[start..<end])
+                pieces.append([0x0A])
             }
+            first = index + 1
         }
     }
 

@@ -1,14 +1,87 @@
 import Foundation
 import LockerKit
 
-/// A file of the build output: its path relative to the output folder, and its bytes.
+/// A file of the build output: its path relative to the output folder, and its bytes, whole or
+/// in pieces.
+///
+/// A large file made in runs on several cores (the manifest, the ``NoteRecord``) is kept in its
+/// pieces and written and hashed piece by piece: joining megabytes only to write them cost a
+/// copy, and memory touched for the first time, which is slow to get on a virtual machine.
 public struct OutputFile: Sendable, Hashable {
     public var path: String
-    public var data: Data
+    private var content: Content
+
+    private enum Content: Sendable {
+        case whole(Data)
+        case pieces([ArraySlice<UInt8>])
+    }
 
     public init(path: String, data: Data) {
         self.path = path
-        self.data = data
+        content = .whole(data)
+    }
+
+    /// A file whose bytes are `pieces`, one after the other.
+    public init(path: String, pieces: [[UInt8]]) {
+        self.init(path: path, pieces: pieces.map { $0[...] })
+    }
+
+    /// A file whose bytes are `pieces`, one after the other: slices of larger arrays, which are
+    /// not copied.
+    public init(path: String, pieces: [ArraySlice<UInt8>]) {
+        self.path = path
+        content = .pieces(pieces)
+    }
+
+    /// The file's bytes, joined when it is in pieces.
+    public var data: Data {
+        get {
+            switch content {
+            case .whole(let data): return data
+            case .pieces(let pieces): return OutputFile.joined(pieces)
+            }
+        }
+        set { content = .whole(newValue) }
+    }
+
+    /// How many bytes the file has.
+    public var count: Int {
+        switch content {
+        case .whole(let data): return data.count
+        case .pieces(let pieces): return pieces.reduce(0) { $0 + $1.count }
+        }
+    }
+
+    /// Calls `body` with each piece of the file's bytes, in order (once for a whole file).
+    public func forEachPiece(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        switch content {
+        case .whole(let data): try data.withUnsafeBytes(body)
+        case .pieces(let pieces): for piece in pieces { try piece.withUnsafeBytes(body) }
+        }
+    }
+
+    /// The lowercase hexadecimal SHA-256 of the file's bytes, taken piece by piece.
+    public var sha256Hex: String {
+        switch content {
+        case .whole(let data): return ContentHash.sha256Hex(data)
+        case .pieces(let pieces): return ContentHash.sha256Hex(pieces: pieces)
+        }
+    }
+
+    /// Files are equal when their paths and bytes are, however the bytes are cut.
+    public static func == (lhs: OutputFile, rhs: OutputFile) -> Bool {
+        lhs.path == rhs.path && lhs.count == rhs.count && lhs.data == rhs.data
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(data)
+    }
+
+    static func joined(_ pieces: [ArraySlice<UInt8>]) -> Data {
+        var data = Data(capacity: pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { data.append(contentsOf: piece) }
+        return data
     }
 }
 

@@ -105,7 +105,7 @@ extension OutputWriter {
         }
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
-            let hash = sha256 ?? ContentHash.sha256Hex(file.data)
+            let hash = sha256 ?? file.sha256Hex
             if let line = intact(file.path), previousFiles.hasSHA256(hash, at: line) {
                 ledger.kept(line: line, path: file.path, inputs: inputs, reused: false)
                 return
@@ -114,7 +114,7 @@ extension OutputWriter {
             let target = output.path + "/" + temporary(file.path)
             let stamp: String?
             do {
-                stamp = try OutputWriter.writeFile(file.data, to: target)
+                stamp = try OutputWriter.writeFile(file, to: target)
             } catch {
                 unlink(target)
                 throw error
@@ -142,7 +142,7 @@ extension OutputWriter {
             do {
                 try folders.ensure(scratch)
                 (markerSHA256, _) = try Compiler.concurrently {
-                    ContentHash.sha256Hex(markerText)
+                    markerText.sha256Hex
                 } and: {
                     try OutputWriter.writeFile(markerText, to: output.path + "/" + newMarker)
                 }

@@ -235,7 +235,7 @@ public enum OutputWriter {
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try folders.ensure(VaultPath.folder(of: file.path))
-            let hash = sha256 ?? ContentHash.sha256Hex(file.data)
+            let hash = sha256 ?? file.sha256Hex
             let target = folder.path + "/" + file.path
             // Linked only when the previous build wrote these bytes and the file is still the one
             // it wrote (same size, inode and modification time); a link keeps that stamp.
@@ -245,7 +245,7 @@ public enum OutputWriter {
                 ledger.kept(line: line, path: file.path, inputs: inputs, reused: false)
                 return
             }
-            let stamp = try OutputWriter.writeFile(file.data, to: target)
+            let stamp = try OutputWriter.writeFile(file, to: target)
             ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
 
@@ -364,12 +364,19 @@ public enum OutputWriter {
     /// ``VaultScanner/contentStamp(of:)`` once written.
     @discardableResult
     static func writeFile(_ data: Data, to path: String, sync: Bool = false) throws -> String? {
+        try writeFile(OutputFile(path: path, data: data), to: path, sync: sync)
+    }
+
+    /// Creates a file that must not exist yet and writes `file`'s bytes into it, piece by piece;
+    /// returns its ``VaultScanner/contentStamp(of:)`` once written.
+    @discardableResult
+    static func writeFile(_ file: OutputFile, to path: String, sync: Bool = false) throws -> String? {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        try file.forEachPiece { buffer in
             var offset = 0
             while offset < buffer.count {
                 guard let base = buffer.baseAddress else { return }

@@ -110,9 +110,15 @@ struct NoteRecord: Sendable {
     /// one after the other.
     var encoded: Data { encoded(reusing: nil) }
 
-    /// The record's bytes, with each guide that is `previous`'s own at the same place (the same
-    /// object: kept from it unread) copied from the bytes it was read from.
+    /// The bytes of ``encodedPieces(reusing:)``, joined.
     func encoded(reusing previous: NoteRecord?) -> Data {
+        OutputFile.joined(encodedPieces(reusing: previous).map { $0[...] })
+    }
+
+    /// The record's bytes in pieces, to be written one after the other without being joined
+    /// (``OutputFile/init(path:pieces:)``), with each guide that is `previous`'s own at the same
+    /// place (the same object: kept from it unread) copied from the bytes it was read from.
+    func encodedPieces(reusing previous: NoteRecord?) -> [[UInt8]] {
         var writer = RecordWriter()
         writer.write(program)
         writer.write(config)
@@ -137,14 +143,7 @@ struct NoteRecord: Sendable {
         var lengths = RecordWriter()
         lengths.write(UInt64(runs.count))
         for bytes in runs { lengths.write(UInt64(bytes.count)) }
-        let format = Array(Self.format.utf8)
-        var data = Data(
-            capacity: runs.reduce(format.count + writer.bytes.count + lengths.bytes.count) { $0 + $1.count })
-        data.append(contentsOf: format)
-        data.append(contentsOf: writer.bytes)
-        data.append(contentsOf: lengths.bytes)
-        for bytes in runs { data.append(contentsOf: bytes) }
-        return data
+        return [Array(Self.format.utf8), writer.bytes, lengths.bytes] + runs
     }
 
     /// The entries of some notes, in order.

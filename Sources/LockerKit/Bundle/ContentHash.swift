@@ -8,6 +8,14 @@ public enum ContentHash {
         hex(SHA256.hash(data: data))
     }
 
+    /// The lowercase hexadecimal SHA-256 of `pieces`' bytes one after the other, hashed where
+    /// they are rather than joined first.
+    public static func sha256Hex(pieces: [ArraySlice<UInt8>]) -> String {
+        var hasher = SHA256()
+        for piece in pieces { piece.withUnsafeBytes { hasher.update(bufferPointer: $0) } }
+        return hex(hasher.finalize())
+    }
+
     /// Bytes as lowercase hexadecimal.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []

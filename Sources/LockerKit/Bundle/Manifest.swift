@@ -86,22 +86,27 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// bytes as ``CanonicalJSONWriter/data(for:capacity:)`` gives for the manifest with those files.
     /// Each run is copied once, into the data returned.
     public func data(fileRuns runs: [[UInt8]]) -> Data {
+        var data = Data(capacity: runs.reduce(1024) { $0 + $1.count + 1 })
+        for piece in pieces(fileRuns: runs) { data.append(contentsOf: piece) }
+        return data
+    }
+
+    /// The bytes of ``data(fileRuns:)`` in pieces, the runs among them as they are: for a writer
+    /// that writes and hashes them one after the other without joining them.
+    public func pieces(fileRuns runs: [[UInt8]]) -> [[UInt8]] {
         let files = ArrayPlace()
         var writer = CanonicalJSONWriter(capacity: 1024)
         write(to: &writer, files: files)
         let bytes = writer.bytes
         let close = min(files.closingBracket, bytes.count)
-        var data = Data(capacity: runs.reduce(bytes.count + 1) { $0 + $1.count + 1 })
-        data.append(contentsOf: bytes[..<close])
-        var first = true
+        var pieces = [Array(bytes[..<close])]
+        pieces.reserveCapacity(2 * runs.count + 2)
         for run in runs where !run.isEmpty {
-            if !first { data.append(0x2C) }
-            data.append(contentsOf: run)
-            first = false
+            if pieces.count > 1 { pieces.append([0x2C]) }
+            pieces.append(run)
         }
-        data.append(contentsOf: bytes[close...])
-        data.append(0x0A)
-        return data
+        pieces.append(Array(bytes[close...]) + [0x0A])
+        return pieces
     }
 
     /// An empty array that remembers where it was written: the place of its closing bracket.
