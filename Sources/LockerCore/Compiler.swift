@@ -491,9 +491,12 @@ public struct Compiler: Sendable {
                 linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
-        /// Writes the record the next build keeps guides by, when this build records one.
-        func writeRecord(pageSite: String) throws -> NoteRecord? {
-            guard recording, let program, let linkSurface else { return nil }
+        // The entries of the record the next build keeps guides by, and their bytes in runs,
+        // when this build records one: all of it but the site's inputs (`writeRecord`).
+        let recordNotes = {
+            @Sendable [notes, documents, documentPlaces, fileStamps, parseDiagnostics] ()
+                -> (entries: [NoteRecord.Entry], runs: [[UInt8]])? in
+            guard recording, program != nil, linkSurface != nil else { return nil }
             // Each guide's document, by its note's place: its index entry is copied out only
             // for a guide built again.
             var guideOffsets = [Int?](repeating: nil, count: notes.count)
@@ -502,8 +505,7 @@ public struct Compiler: Sendable {
                 guard place >= 0, place < guideOffsets.count else { continue }
                 guideOffsets[place] = offset
             }
-            let (guides, notes, documents) = (guideOffsets, notes, documents)
-            let (fileStamps, parseDiagnostics) = (fileStamps, parseDiagnostics)
+            let guides = guideOffsets
             let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
                 let stamp = noteIndex < fileStamps.count ? fileStamps[noteIndex] : nil
@@ -532,26 +534,33 @@ public struct Compiler: Sendable {
                 }
                 return entry
             }
+            return (entries, NoteRecord.encodedRuns(of: entries, reusing: previous))
+        }
+        /// Writes the record, its notes made by `recordNotes`.
+        func writeRecord(
+            _ notes: (entries: [NoteRecord.Entry], runs: [[UInt8]])?, pageSite: String
+        ) throws -> NoteRecord? {
+            guard let notes, let program, let linkSurface else { return nil }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256, pageSite: pageSite,
-                indexes: layout.indexFiles, notes: entries)
-            try sink.write(OutputFile(path: NoteRecord.fileName, pieces: record.encodedPieces(reusing: previous)))
+                indexes: layout.indexFiles, notes: notes.entries)
+            try sink.write(OutputFile(path: NoteRecord.fileName, pieces: record.encodedPieces(runs: notes.runs)))
             return record
         }
-        // The manifest is written while the site is rendered, then the record: none needs
-        // another.
+        // The manifest is written and the record's notes encoded while the site is rendered
+        // (the longer of the two, and on one core for part of it); then the record, which needs
+        // the site's inputs, is written.
         let bundle = writer
-        let (manifest, (rendered, record)) = try Self.concurrently {
+        let ((manifest, notesOfRecord), rendered) = try Self.concurrently {
             do {
-                return try bundle.writeManifest(of: layout, into: sink)
+                return (try bundle.writeManifest(of: layout, into: sink), recordNotes())
             } catch {
                 throw bundleError(error)
             }
         } and: {
-            let rendered = try site.render(
-                into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
-            return (rendered, try writeRecord(pageSite: rendered.inputsSite ?? ""))
+            try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         }
+        let record = try writeRecord(notesOfRecord, pageSite: rendered.inputsSite ?? "")
         compilation.writtenManifest = manifest
         if let record, cache == nil { compilation.workingSet.append(record) }
         compilation.sitePageCount = rendered.pageCount

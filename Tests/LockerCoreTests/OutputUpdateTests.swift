@@ -65,6 +65,44 @@ import Testing
         }
     }
 
+    /// A large file, hashed while it is written, is kept when the previous build wrote the same
+    /// bytes (its copy dropped) and written when they differ, as a small one is.
+    @Test func aLargeFileIsKeptOrWrittenAsASmallOneIs() throws {
+        let size = OutputWriter.Update.hashedWhileWritten
+        let large = (0..<size + 7).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let path = "bundles/v1/manifest.json"
+        let output = Self.folder()
+        defer { removeOutput(output) }
+        try OutputWriter.replace(output, with: [OutputFile(path: path, pieces: [large[..<10], large[10...]])])
+        let inode = { () throws -> Int in
+            try #require(try FileManager.default.attributesOfItem(atPath: output.path + "/" + path)[.systemFileNumber] as? Int)
+        }
+        let first = try inode()
+
+        // The same bytes, in other pieces: kept, not written. (Each update holds the folder
+        // until it ends.)
+        do {
+            let same = try OutputWriter.begin(replacing: output)
+            try same.write(OutputFile(path: path, pieces: [large]))
+            try same.commit()
+        }
+        #expect(try inode() == first)
+        #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(large))
+        let left = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(!left.contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) }, "\(left)")
+
+        // One byte changed: written.
+        var changed = large
+        changed[size / 2] ^= 1
+        do {
+            let other = try OutputWriter.begin(replacing: output)
+            try other.write(OutputFile(path: path, pieces: [changed]))
+            try other.commit()
+        }
+        #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(changed))
+        #expect(try OutputWriter.previousFiles(of: output)?[path]?.sha256 == ContentHash.sha256Hex(Data(changed)))
+    }
+
     /// The survey taken as an update begins finds the files the previous build wrote as it wrote
     /// them, and not one rewritten, replaced by a folder or removed since.
     @Test func theSurveyFindsWhatChangedSinceThePreviousBuild() throws {

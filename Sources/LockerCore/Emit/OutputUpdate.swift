@@ -105,22 +105,41 @@ extension OutputWriter {
         }
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
-            let hash = sha256 ?? file.sha256Hex
-            if let line = intact(file.path), previousFiles.hasSHA256(hash, at: line) {
+            /// Keeps the previous build's file when it has these bytes and is still the one it wrote.
+            func kept(_ hash: String) -> Bool {
+                guard let line = intact(file.path), previousFiles.hasSHA256(hash, at: line) else { return false }
                 ledger.kept(line: line, path: file.path, inputs: inputs, reused: false)
-                return
+                return true
             }
+            // A large file is hashed while it is written, on another core (the record, last of a
+            // rebuild, took milliseconds for each), and its copy dropped when the previous is kept.
+            let atOnce = sha256 == nil && file.count >= Self.hashedWhileWritten
+            let hash = atOnce ? nil : sha256 ?? file.sha256Hex
+            if let hash, kept(hash) { return }
             try folders.ensure(scratch)
             let target = output.path + "/" + temporary(file.path)
-            let stamp: String?
+            let written: (sha256: String, stamp: String?)
             do {
-                stamp = try OutputWriter.writeFile(file, to: target)
+                if let hash {
+                    written = (hash, try OutputWriter.writeFile(file, to: target))
+                } else {
+                    written = try Compiler.concurrently { file.sha256Hex } and: {
+                        try OutputWriter.writeFile(file, to: target)
+                    }
+                    if kept(written.sha256) {
+                        unlink(target)
+                        return
+                    }
+                }
             } catch {
                 unlink(target)
                 throw error
             }
-            ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
+            ledger.wrote(file.path, RecordedFile(sha256: written.sha256, stamp: written.stamp, inputs: inputs))
         }
+
+        /// How many bytes a file has at least to be hashed while it is written.
+        static let hashedWhileWritten = 1 << 20
 
         public func commit(record: BuildRecord?) throws {
             survey.stop()

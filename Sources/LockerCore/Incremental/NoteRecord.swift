@@ -119,6 +119,23 @@ struct NoteRecord: Sendable {
     /// (``OutputFile/init(path:pieces:)``), with each guide that is `previous`'s own at the same
     /// place (the same object: kept from it unread) copied from the bytes it was read from.
     func encodedPieces(reusing previous: NoteRecord?) -> [[UInt8]] {
+        encodedPieces(runs: Self.encodedRuns(of: notes, reusing: previous))
+    }
+
+    /// The notes' entries in runs, as ``encodedPieces(reusing:)`` writes them for a record of
+    /// `notes`: all of the record's bytes but the few before them, so that a build can encode
+    /// them before it knows the rest (``pageSite``, from the site's render).
+    static func encodedRuns(of notes: [Entry], reusing previous: NoteRecord?) -> [[UInt8]] {
+        // A run is about as long as the previous record's notes were, on average.
+        let noteBytes = previous.map { $0.source.count / max($0.notes.count, 1) + 16 } ?? 256
+        return Compiler.parallelMap(Compiler.runs(of: notes.count, length: Self.runLength)) { run in
+            Self.encoded(notes[run], previous: previous, capacity: run.count * noteBytes)
+        }
+    }
+
+    /// The record's bytes in pieces, its notes' entries being `runs`, from
+    /// ``encodedRuns(of:reusing:)`` for its ``notes``.
+    func encodedPieces(runs: [[UInt8]]) -> [[UInt8]] {
         var writer = RecordWriter()
         writer.write(program)
         writer.write(config)
@@ -133,12 +150,6 @@ struct NoteRecord: Sendable {
             writer.write(index.size)
         }
         writer.write(UInt64(notes.count))
-        let notes = self.notes
-        // A run is about as long as the previous record's notes were, on average.
-        let noteBytes = previous.map { $0.source.count / max($0.notes.count, 1) + 16 } ?? 256
-        let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: Self.runLength)) { run in
-            Self.encoded(notes[run], previous: previous, capacity: run.count * noteBytes)
-        }
         // Each run's length first, so that the next build reads the runs on every core too.
         var lengths = RecordWriter()
         lengths.write(UInt64(runs.count))
