@@ -75,7 +75,8 @@ import Testing
         defer { removeOutput(output) }
         try OutputWriter.replace(output, with: [OutputFile(path: path, pieces: [large[..<10], large[10...]])])
         let inode = { () throws -> Int in
-            try #require(try FileManager.default.attributesOfItem(atPath: output.path + "/" + path)[.systemFileNumber] as? Int)
+            let attributes = try FileManager.default.attributesOfItem(atPath: output.path + "/" + path)
+            return try #require(attributes[.systemFileNumber] as? Int)
         }
         let first = try inode()
 

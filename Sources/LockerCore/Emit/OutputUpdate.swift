@@ -123,7 +123,9 @@ extension OutputWriter {
                 if let hash {
                     written = (hash, try OutputWriter.writeFile(file, to: target))
                 } else {
-                    written = try Compiler.concurrently { file.sha256Hex } and: {
+                    written = try Compiler.concurrently {
+                        file.sha256Hex
+                    } and: {
                         try OutputWriter.writeFile(file, to: target)
                     }
                     if kept(written.sha256) {
