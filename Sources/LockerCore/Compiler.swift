@@ -23,14 +23,22 @@ public struct Compilation: Sendable {
     /// How many documents of `kind` there are, each ID counted once whatever its locales: the
     /// documents are sorted by kind and ID, so an ID's versions are side by side.
     public func idCount(of kind: ContentKind) -> Int {
-        var count = 0
-        var last: String?
-        for document in documents where document.kind == kind {
-            let id = document.id
-            if id != last { count += 1 }
-            last = id
+        (idCounts ?? Self.idCounts(of: documents))[kind] ?? 0
+    }
+    /// ``idCount(of:)`` of every kind, counted while the build writes its site (the count
+    /// looks at every document, the last thing a rebuild did before its commit).
+    var idCounts: [ContentKind: Int]?
+
+    /// How many documents of each kind there are, each ID counted once, in one pass.
+    static func idCounts(of documents: [Document]) -> [ContentKind: Int] {
+        var counts: [ContentKind: Int] = [:]
+        var last: (kind: ContentKind, id: String)?
+        for document in documents {
+            let (kind, id) = (document.kind, document.id)
+            if last.map({ $0.kind != kind || $0.id != id }) ?? true { counts[kind, default: 0] += 1 }
+            last = (kind, id)
         }
-        return count
+        return counts
     }
     /// The checklists built, sorted by ID and locale.
     public var checklists: [Checklist] {
@@ -551,9 +559,12 @@ public struct Compiler: Sendable {
         // (the longer of the two, and on one core for part of it); then the record, which needs
         // the site's inputs, is written.
         let bundle = writer
-        let ((manifest, notesOfRecord), rendered) = try Self.concurrently {
+        let ((manifest, notesOfRecord, idCounts), rendered) = try Self.concurrently {
+            [documents] in
             do {
-                return (try bundle.writeManifest(of: layout, into: sink), recordNotes())
+                return (
+                    try bundle.writeManifest(of: layout, into: sink), recordNotes(), Compilation.idCounts(of: documents)
+                )
             } catch {
                 throw bundleError(error)
             }
@@ -562,6 +573,7 @@ public struct Compiler: Sendable {
         }
         let record = try writeRecord(notesOfRecord, pageSite: rendered.inputsSite ?? "")
         compilation.writtenManifest = manifest
+        compilation.idCounts = idCounts
         if let record, cache == nil { compilation.workingSet.append(record) }
         compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total
@@ -582,12 +594,36 @@ public struct Compiler: Sendable {
     /// What linking one note made.
     private struct Built: Sendable {
         var document: Document?
-        var page: LandingPage?
-        var diagnostics: [Diagnostic] = []
-        var serial = 0
+        var diagnostics: [Diagnostic]
+        var serial: Int
         /// For the record: the notes read, by place, and the vault files embedded.
-        var reads: [Int] = []
-        var assets: [AssetUse] = []
+        var reads: [Int]
+        var assets: [AssetUse]
+        /// The landing page, kept out of line: a page takes 440 bytes, and few notes are pages,
+        /// while every note's result had room for one (4 MB of a rebuild's memory, each byte
+        /// touched for the first time).
+        private var boxedPage: BoxedPage?
+
+        private indirect enum BoxedPage: Sendable {
+            case page(LandingPage)
+        }
+
+        var page: LandingPage? {
+            guard case .page(let page)? = boxedPage else { return nil }
+            return page
+        }
+
+        init(
+            document: Document? = nil, page: LandingPage? = nil, diagnostics: [Diagnostic] = [], serial: Int = 0,
+            reads: [Int] = [], assets: [AssetUse] = []
+        ) {
+            self.document = document
+            boxedPage = page.map { .page($0) }
+            self.diagnostics = diagnostics
+            self.serial = serial
+            self.reads = reads
+            self.assets = assets
+        }
     }
 
     /// Each note parsed, with its content hash when a cache or the record wants it, and its stamp
