@@ -265,18 +265,33 @@ struct OutputMarker: Sendable {
     /// folder of its own. The kernel then walks two names per file rather than its whole path,
     /// which was most of the time a rebuild spent looking at the previous build's files.
     func stamps(of range: Range<Int>, in folder: Int32) -> [Bool] {
+        var found = [Bool](repeating: false, count: range.count)
+        found.withUnsafeMutableBufferPointer { stamps(of: range, in: folder, into: $0) }
+        return found
+    }
+
+    /// ``stamps(of:in:)`` into `found`, which holds `range.count` answers: without memory of its
+    /// own, for the survey's thread (``OutputSurvey``), which then takes none from the allocator,
+    /// whose first block for a thread is two megabytes of memory touched for the first time.
+    func stamps(of range: Range<Int>, in folder: Int32, into found: UnsafeMutableBufferPointer<Bool>) {
         var open: (line: Int, length: Int, folder: Int32)?
         defer { if let open, open.folder >= 0 { close(open.folder) } }
-        return range.map { line in
+        for (slot, line) in zip(found.indices, range) {
             let length = anchorLength(at: line)
-            guard length > 0 else { return hasStamp(at: line, in: folder) }
+            guard length > 0 else {
+                found[slot] = hasStamp(at: line, in: folder)
+                continue
+            }
             if open.map({ $0.length != length || !samePrefix(length, $0.line, line) }) ?? true {
                 if let open, open.folder >= 0 { close(open.folder) }
                 open = (line, length, openPrefix(length, of: line, in: folder))
             }
             // A folder that cannot be opened (no descriptor left, say): the whole path.
-            guard let open, open.folder >= 0 else { return hasStamp(at: line, in: folder) }
-            return hasStamp(at: line, in: open.folder, skipping: length + 1)
+            guard let open, open.folder >= 0 else {
+                found[slot] = hasStamp(at: line, in: folder)
+                continue
+            }
+            found[slot] = hasStamp(at: line, in: open.folder, skipping: length + 1)
         }
     }
 

@@ -81,14 +81,21 @@ final class OutputSurvey: @unchecked Sendable {
         state[run] = .underway
         condition.unlock()
         let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        let found = folder >= 0 ? marker.stamps(of: runs[run], in: folder) : nil
-        if folder >= 0 { close(folder) }
-        condition.withLock {
-            if let found {
-                intact.replaceSubrange(runs[run], with: found)
-                state[run] = .done
-            } else {
-                state[run] = .failed
+        let range = runs[run]
+        // The answers on the stack: the survey's thread takes no memory from the allocator.
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: Self.runLength) { found in
+            let found = UnsafeMutableBufferPointer(rebasing: found[..<min(range.count, found.count)])
+            if folder >= 0 {
+                marker.stamps(of: range.prefix(found.count), in: folder, into: found)
+                close(folder)
+            }
+            condition.withLock {
+                if folder >= 0, found.count == range.count {
+                    for (line, answer) in zip(range, found) { intact[line] = answer }
+                    state[run] = .done
+                } else {
+                    state[run] = .failed
+                }
             }
         }
         condition.broadcast()

@@ -432,7 +432,7 @@ struct SurfaceBytes: Sendable, Equatable {
     private var bytes: [UInt8] = []
 
     /// The SHA-256 of the bytes, in hex: what a later build, in another process, compares.
-    var sha256: String { ContentHash.sha256Hex(Data(bytes)) }
+    var sha256: String { ContentHash.sha256Hex(bytes) }
 
     /// Appends each text and a separator, then a second separator that ends the list.
     mutating func add(_ texts: [String]) { add(texts.map(Optional.some)) }

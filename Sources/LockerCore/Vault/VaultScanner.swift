@@ -222,10 +222,13 @@ struct VaultScanner: Sendable {
 
 /// What a walk of the vault found (``VaultScanner/walk(root:skipping:)``).
 struct VaultWalk: Sendable {
-    /// Every file's path and stamp as bytes, in the order found: what ``BuildFingerprint``
+    /// Every file's path and stamp as bytes, in the order found, in runs of files (each made
+    /// on a core, hashed one after the other rather than joined): what ``BuildFingerprint``
     /// hashes. A path is followed by a zero byte, a tag, and the stamp's six numbers (a link's
     /// own and its target's), 8 bytes each: no text is made per file.
-    var record: [UInt8]
+    var recordRuns: [[UInt8]]
+    /// The bytes of ``recordRuns``, joined.
+    var record: [UInt8] { Array(recordRuns.joined()) }
     /// The folders it entered, the vault's own first, as absolute paths: what a watcher watches.
     var folders: [String] = []
     /// The regular files and the links it found, in the order found: what a build that follows
@@ -329,11 +332,9 @@ extension VaultScanner {
             }
             return (bytes, listed)
         }
-        var walk = VaultWalk(record: [], folders: folders, skipped: skipping)
-        walk.record.reserveCapacity(runs.reduce(0) { $0 + $1.0.count })
+        var walk = VaultWalk(recordRuns: runs.map(\.0), folders: folders, skipped: skipping)
         walk.entries.reserveCapacity(files.count)
-        for (bytes, listed) in runs {
-            walk.record += bytes
+        for (_, listed) in runs {
             for (index, stamp) in listed {
                 let (relative, absolute, _) = files[index]
                 walk.entries.append(.init(relative: relative, absolute: absolute, stamp: stamp))
