@@ -61,6 +61,32 @@ import Testing
     /// The record read ahead (``OutputPrefetch``) is taken only while it is the file the
     /// previous build wrote: replaced since it was read, or replaced before (so that it is not
     /// the file the marker lists), it is read again by the build, which finds it unusable.
+    /// A text read as one already read is that text when the bytes are its, and the bytes'
+    /// own text otherwise; lists are read whole however long.
+    @Test func aTextReadTwiceIsShared() throws {
+        var writer = RecordWriter()
+        let texts = ["folder-18/note-03968", "folder-18/note-03968", "folder-18/note-03969", "", "якорь", "якорь!"]
+        for text in texts { writer.write(text) }
+        writer.write((0..<40).map { "tag \($0)" })
+        var reader = RecordReader(writer.bytes)
+        let first = try reader.string()
+        #expect(first == texts[0])
+        #expect(try reader.string(sharing: first) == texts[1])
+        #expect(try reader.string(sharing: first) == texts[2])
+        #expect(try reader.string(sharing: first) == "")
+        let cyrillic = try reader.string(sharing: "")
+        #expect(cyrillic == "якорь")
+        #expect(try reader.string(sharing: cyrillic) == "якорь!")
+        #expect(try reader.strings() == (0..<40).map { "tag \($0)" })
+        #expect(reader.atEnd)
+        // A count past the bytes left is damage, not a list.
+        var damaged = RecordWriter()
+        damaged.write(UInt64(1_000))
+        damaged.write("a")
+        var short = RecordReader(damaged.bytes)
+        #expect(throws: RecordReader.Damaged.self) { try short.strings() }
+    }
+
     @Test func aRecordReadAheadIsTakenOnlyWhileItIsTheFileThePreviousBuildWrote() throws {
         let (vault, _, _) = try Self.vault()
         let output = PageInputsTests.folder()

@@ -15,7 +15,9 @@ import Foundation
 /// changed just after being looked at; the next build sees its new stamp and writes it again.
 final class OutputSurvey: @unchecked Sendable {
     private let condition = NSCondition()
-    private let output: String
+    /// The output folder, as a C string made on the thread that starts the survey: a path made
+    /// into one for `open` on the survey's thread would be its first memory from the allocator.
+    private let output: ContiguousArray<CChar>
     private let marker: OutputMarker
     private let runs: [Range<Int>]
     /// Whether each of the marker's files is intact, by its line, once its run is ``Run/done``.
@@ -35,7 +37,7 @@ final class OutputSurvey: @unchecked Sendable {
     static let runLength = 512
 
     init(output: String, marker: OutputMarker) {
-        self.output = output
+        self.output = output.utf8CString
         self.marker = marker
         runs = Compiler.runs(of: marker.count, length: Self.runLength)
         intact = [Bool](repeating: false, count: marker.count)
@@ -80,7 +82,9 @@ final class OutputSurvey: @unchecked Sendable {
         }
         state[run] = .underway
         condition.unlock()
-        let folder = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folder = output.withUnsafeBufferPointer { path in
+            path.baseAddress.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+        }
         let range = runs[run]
         // The answers on the stack: the survey's thread takes no memory from the allocator.
         withUnsafeTemporaryAllocation(of: Bool.self, capacity: Self.runLength) { found in

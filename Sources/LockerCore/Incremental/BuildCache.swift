@@ -362,9 +362,12 @@ struct LinkSurface: Sendable, Equatable {
     ///   stand for the new one.
     init(config: Data?, notes: [ParsedNote], assets: [String], decks: [DeckCatalog.Group] = []) {
         bytes.add(config)
-        // The notes in runs, each on a core, joined in order: the bytes added one by one.
+        // The notes in runs, each on a core, joined in order: the bytes added one by one. Each
+        // run and the whole are made at about their size, not grown by doubling: a rebuild
+        // touched three times the surface's megabyte of memory for the first time.
         let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024)) { run in
             var part = SurfaceBytes()
+            part.reserve(run.count * 64)
             for note in notes[run] {
                 part.add(text: note.path)
                 part.add(text: note.kind.rawValue)
@@ -377,6 +380,7 @@ struct LinkSurface: Sendable, Equatable {
             }
             return part
         }
+        bytes.reserve(runs.reduce(bytes.count + assets.count * 64) { $0 + $1.count })
         for part in runs { bytes.append(part) }
         bytes.add(assets)
         for group in decks {
@@ -456,6 +460,12 @@ struct SurfaceBytes: Sendable, Equatable {
 
     /// Appends the bytes of another.
     mutating func append(_ other: SurfaceBytes) { bytes += other.bytes }
+
+    /// How many bytes there are.
+    var count: Int { bytes.count }
+
+    /// Makes room for `count` bytes in all, so that appending up to them does not grow the bytes.
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
 
     /// Appends raw bytes, marked as present or absent.
     mutating func add(_ data: Data?) {

@@ -304,9 +304,10 @@ struct NoteRecord: Sendable {
         }
         if try reader.bool() {
             guideStart = reader.bytesRead
+            let id = try reader.string()
             entry.guide = KeptGuide(
-                id: try reader.string(), idPosition: try reader.position(), locale: try reader.string(),
-                explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(),
+                id: id, idPosition: try reader.position(), locale: try reader.string(),
+                explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(sharing: id),
                 frontmatterID: try reader.optionalString(), frontmatterKind: try reader.optionalString(),
                 frontmatterType: try reader.optionalString(),
                 parseDiagnostics: try Self.diagnostics(from: &reader),
@@ -316,7 +317,7 @@ struct NoteRecord: Sendable {
                     AssetUse(path: try $0.string(), bundled: try $0.bool(), state: try $0.string())
                 },
                 entry: ContentIndex.Entry(
-                    id: try reader.string(), uuid: try reader.string(), title: try reader.string(),
+                    id: try reader.string(sharing: id), uuid: try reader.string(), title: try reader.string(),
                     subtitle: try reader.optionalString(), category: try reader.optionalString(),
                     type: try reader.optionalString(), tags: try reader.strings(),
                     order: try reader.optionalInt(), locale: try reader.string()),

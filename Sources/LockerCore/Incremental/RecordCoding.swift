@@ -137,16 +137,29 @@ struct RecordReader {
         return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
     }
 
+    /// A string, `shared` itself when it has the same bytes: no second copy of a text a record
+    /// holds twice (a guide's ID is its index entry's, and its base path too, most often).
+    mutating func string(sharing shared: String) throws -> String {
+        let length = try count()
+        defer { offset += length }
+        let read = bytes[offset..<offset + length]
+        var shared = shared
+        if shared.withUTF8({ $0.elementsEqual(read) }) { return shared }
+        return String(decoding: read, as: UTF8.self)
+    }
+
     mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
 
     mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
 
-    /// A count, then that many elements read by `element`. Grown as elements are read rather
-    /// than reserved from the count, so a damaged count fails when the bytes run out instead of
-    /// asking for memory it would never fill.
+    /// A count, then that many elements read by `element`. Room is made for a few at once (most
+    /// lists are short: a guide's links, its tags), and the rest grown into as elements are
+    /// read, so a damaged count fails when the bytes run out instead of asking for memory it
+    /// would never fill.
     mutating func list<Element>(_ element: (inout RecordReader) throws -> Element) throws -> [Element] {
         let count = try count()
         var elements: [Element] = []
+        elements.reserveCapacity(Swift.min(count, 16))
         for _ in 0..<count { elements.append(try element(&self)) }
         return elements
     }
