@@ -307,7 +307,8 @@ struct NoteRecord: Sendable {
             let id = try reader.string()
             entry.guide = KeptGuide(
                 id: id, idPosition: try reader.position(), locale: try reader.string(),
-                explicitLocale: try reader.bool(), aliases: try reader.strings(), basePath: try reader.string(sharing: id),
+                explicitLocale: try reader.bool(), aliases: try reader.strings(),
+                basePath: try reader.string(sharing: id),
                 frontmatterID: try reader.optionalString(), frontmatterKind: try reader.optionalString(),
                 frontmatterType: try reader.optionalString(),
                 parseDiagnostics: try Self.diagnostics(from: &reader),
