@@ -9,7 +9,9 @@ public struct Compilation: Sendable {
     public var noteCount: Int
     /// Every document, sorted by kind, ID and locale: what the views below are taken from, when
     /// asked for (a build into memory of 10,000 notes need not copy them).
-    var documents: [Document] = []
+    var documents: [Document] = [] {
+        didSet { idCounts = nil }
+    }
     /// The guides built, sorted by ID and locale; without those kept from the previous build
     /// unbuilt (``keptGuides``).
     public var guides: [Guide] {

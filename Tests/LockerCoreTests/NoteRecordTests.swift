@@ -58,9 +58,6 @@ import Testing
         return built
     }
 
-    /// The record read ahead (``OutputPrefetch``) is taken only while it is the file the
-    /// previous build wrote: replaced since it was read, or replaced before (so that it is not
-    /// the file the marker lists), it is read again by the build, which finds it unusable.
     /// A text read as one already read is that text when the bytes are its, and the bytes'
     /// own text otherwise; lists are read whole however long.
     @Test func aTextReadTwiceIsShared() throws {
@@ -87,6 +84,9 @@ import Testing
         #expect(throws: RecordReader.Damaged.self) { try short.strings() }
     }
 
+    /// The record read ahead (``OutputPrefetch``) is taken only while it is the file the
+    /// previous build wrote: replaced since it was read, or replaced before (so that it is not
+    /// the file the marker lists), it is read again by the build, which finds it unusable.
     @Test func aRecordReadAheadIsTakenOnlyWhileItIsTheFileThePreviousBuildWrote() throws {
         let (vault, _, _) = try Self.vault()
         let output = PageInputsTests.folder()

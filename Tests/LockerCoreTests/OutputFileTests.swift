@@ -47,6 +47,26 @@ import Testing
         #expect(replaced.data == Data([3]) && replaced.count == 1)
     }
 
+    /// Thousands of small pieces, gathered before they are written, around pieces too large to
+    /// gather: the file is their bytes in order.
+    @Test func manySmallPiecesAreWrittenInOrder() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("locker-pieces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gathered = OutputWriter.gatheredPieces
+        var pieces: [[UInt8]] = []
+        for index in 0..<20_000 {
+            pieces.append((0..<(index % 200)).map { UInt8(truncatingIfNeeded: index &+ $0) })
+            if index == 700 { pieces.append([UInt8](repeating: 1, count: gathered)) }
+            if index == 900 { pieces.append([UInt8](repeating: 2, count: gathered - 1)) }
+            if index == 5_000 { pieces.append([UInt8](repeating: 3, count: 3 * gathered + 5)) }
+        }
+        let path = folder.appendingPathComponent("marker").path
+        try OutputWriter.writeFile(OutputFile(path: "x", pieces: pieces), to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(pieces.joined()))
+    }
+
     @Test func piecesAreWrittenOneAfterTheOther() throws {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("locker-pieces-\(UUID().uuidString)")

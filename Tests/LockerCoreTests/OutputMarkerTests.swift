@@ -161,10 +161,18 @@ import Testing
         #expect(zero.count == 1 && !zero.hasStamp(at: 0, in: descriptor))
     }
 
-    /// The ledger's marker, made from the previous marker's lines, is the one
-    /// ``OutputWriter/markerText(_:)`` writes for the same files; its removals and twins are
-    /// those of the files it no longer has. Random builds over random previous builds, with a
-    /// previous marker of this locker and of an earlier one.
+    /// A line's recorded size is its stamp's first field; none without a stamp or with one
+    /// that is not digits.
+    @Test func aLineRecordsItsFilesSize() {
+        let text =
+            "h\nformat 2\na 12345:6:7.8 - a.json\nb - - b.json\nc :1:2.3 - c.json\nd 1x:1:2.3 - d.json\n"
+            + "e 0:1:2.3 f e.json\nf 99999999999999999999999:1:2.3 - f.json\ng 42 - g.json"
+        let marker = OutputMarker(Data(text.utf8))
+        #expect(marker.count == 7)
+        let sizes = (0..<marker.count).map { marker.recordedSize(at: $0) }
+        #expect(sizes == [12345, nil, nil, nil, 0, nil, nil])
+    }
+
     /// Kept lines are taken from the previous marker's bytes as they are, a line break added
     /// after a last line without one.
     @Test func keptLinesAreTakenWithTheirLineBreaks() {
@@ -187,6 +195,10 @@ import Testing
         #expect(more.closing().marker.data == OutputWriter.markerText(files))
     }
 
+    /// The ledger's marker, made from the previous marker's lines, is the one
+    /// ``OutputWriter/markerText(_:)`` writes for the same files; its removals and twins are
+    /// those of the files it no longer has. Random builds over random previous builds, with a
+    /// previous marker of this locker and of an earlier one.
     @Test(arguments: 0..<6) func theLedgersMarkerIsTheOneWrittenWhole(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let names = ["a", "B", "b", "guide", "Guide", "gúide", "z z", "x.json", "index.html"]

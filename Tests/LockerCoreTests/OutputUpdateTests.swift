@@ -92,7 +92,7 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: output.path)
         #expect(!left.contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) }, "\(left)")
 
-        // One byte changed: written.
+        // One byte changed: hashed first (the previous has its size), and written.
         var changed = large
         changed[size / 2] ^= 1
         do {
@@ -102,6 +102,18 @@ import Testing
         }
         #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(changed))
         #expect(try OutputWriter.previousFiles(of: output)?[path]?.sha256 == ContentHash.sha256Hex(Data(changed)))
+
+        // A byte longer: hashed while it is written, and written.
+        let longer = changed + [7]
+        do {
+            let other = try OutputWriter.begin(replacing: output)
+            try other.write(OutputFile(path: path, pieces: [longer[..<3], longer[3...]]))
+            try other.commit()
+        }
+        #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(longer))
+        #expect(try OutputWriter.previousFiles(of: output)?[path]?.sha256 == ContentHash.sha256Hex(Data(longer)))
+        let scratch = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(!scratch.contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) }, "\(scratch)")
     }
 
     /// The survey taken as an update begins finds the files the previous build wrote as it wrote

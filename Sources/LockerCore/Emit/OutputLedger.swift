@@ -71,8 +71,8 @@ final class OutputLedger: @unchecked Sendable {
 
     /// What the commit needs of the ledger.
     struct Closing {
-        /// The new marker, in pieces: runs of the previous marker's lines, not copied, between
-        /// the new lines.
+        /// The new marker: in pieces, runs of the previous marker's lines (not copied) between
+        /// the new lines; whole when the previous marker's lines cannot be copied.
         var marker: OutputFile
         /// The previous build's files this build does not have, in byte order.
         var removals: [String]

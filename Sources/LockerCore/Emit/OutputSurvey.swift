@@ -86,15 +86,15 @@ final class OutputSurvey: @unchecked Sendable {
             path.baseAddress.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
         }
         let range = runs[run]
-        // The answers on the stack: the survey's thread takes no memory from the allocator.
-        withUnsafeTemporaryAllocation(of: Bool.self, capacity: Self.runLength) { found in
-            let found = UnsafeMutableBufferPointer(rebasing: found[..<min(range.count, found.count)])
+        // The answers on the stack (a run's few hundred bytes): the survey's thread takes no
+        // memory from the allocator.
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: range.count) { found in
             if folder >= 0 {
-                marker.stamps(of: range.prefix(found.count), in: folder, into: found)
+                marker.stamps(of: range, in: folder, into: found)
                 close(folder)
             }
             condition.withLock {
-                if folder >= 0, found.count == range.count {
+                if folder >= 0 {
                     for (line, answer) in zip(range, found) { intact[line] = answer }
                     state[run] = .done
                 } else {

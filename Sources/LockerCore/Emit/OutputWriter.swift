@@ -367,6 +367,9 @@ public enum OutputWriter {
         try writeFile(OutputFile(path: path, data: data), to: path, sync: sync)
     }
 
+    /// How many bytes of small pieces ``writeFile(_:to:sync:)`` gathers before it writes them.
+    static let gatheredPieces = 64 << 10
+
     /// Creates a file that must not exist yet and writes `file`'s bytes into it, piece by piece;
     /// returns its ``VaultScanner/contentStamp(of:)`` once written.
     @discardableResult
@@ -376,7 +379,8 @@ public enum OutputWriter {
             throw LockerError.io("cannot create \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        try file.forEachPiece { buffer in
+        /// Writes all of `buffer`.
+        func put(_ buffer: UnsafeRawBufferPointer) throws {
             var offset = 0
             while offset < buffer.count {
                 guard let base = buffer.baseAddress else { return }
@@ -388,6 +392,24 @@ public enum OutputWriter {
                 offset += written
             }
         }
+        // Small pieces are gathered and written together: a marker rebuilt after a template
+        // changed alternates kept and new lines, thousands of pieces of a line or two each.
+        var gathered: [UInt8] = []
+        try file.forEachPiece { piece in
+            if piece.count >= Self.gatheredPieces {
+                try gathered.withUnsafeBytes(put)
+                gathered.removeAll(keepingCapacity: true)
+                try put(piece)
+                return
+            }
+            if gathered.count + piece.count > Self.gatheredPieces {
+                try gathered.withUnsafeBytes(put)
+                gathered.removeAll(keepingCapacity: true)
+            }
+            if gathered.capacity == 0 { gathered.reserveCapacity(Self.gatheredPieces) }
+            gathered.append(contentsOf: piece)
+        }
+        try gathered.withUnsafeBytes(put)
         if sync, fsync(descriptor) != 0 {
             throw LockerError.io("cannot write \(path): \(String(cString: strerror(errno)))")
         }

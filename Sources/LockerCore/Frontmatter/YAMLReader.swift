@@ -145,7 +145,8 @@ struct YAMLReader: Sendable {
     /// the common cases decided without its regular expressions.
     static func plainScalarType(_ text: String) -> YAMLValue.ScalarType {
         let bytes = text.utf8
-        guard let first = bytes.first else { return resolvedType(text) }
+        // Nothing at all is null (`aliases:`), as YAML 1.1's null rule has it.
+        guard let first = bytes.first else { return .null }
         // Starting with an ASCII letter, only these words are other than text.
         if (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A { return letterWords[text] ?? .string }
         // Plain decimals without a leading zero are integers.

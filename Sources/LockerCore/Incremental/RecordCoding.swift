@@ -132,17 +132,20 @@ struct RecordReader {
     }
 
     mutating func string() throws -> String {
+        String(decoding: try stringBytes(), as: UTF8.self)
+    }
+
+    /// A string's bytes, as they stand in the record.
+    private mutating func stringBytes() throws -> ArraySlice<UInt8> {
         let length = try count()
         defer { offset += length }
-        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+        return bytes[offset..<offset + length]
     }
 
     /// A string, `shared` itself when it has the same bytes: no second copy of a text a record
     /// holds twice (a guide's ID is its index entry's, and its base path too, most often).
     mutating func string(sharing shared: String) throws -> String {
-        let length = try count()
-        defer { offset += length }
-        let read = bytes[offset..<offset + length]
+        let read = try stringBytes()
         var shared = shared
         if shared.withUTF8({ $0.elementsEqual(read) }) { return shared }
         return String(decoding: read, as: UTF8.self)
