@@ -161,18 +161,6 @@ import Testing
         #expect(zero.count == 1 && !zero.hasStamp(at: 0, in: descriptor))
     }
 
-    /// A line's recorded size is its stamp's first field; none without a stamp or with one
-    /// that is not digits.
-    @Test func aLineRecordsItsFilesSize() {
-        let text =
-            "h\nformat 2\na 12345:6:7.8 - a.json\nb - - b.json\nc :1:2.3 - c.json\nd 1x:1:2.3 - d.json\n"
-            + "e 0:1:2.3 f e.json\nf 99999999999999999999999:1:2.3 - f.json\ng 42 - g.json"
-        let marker = OutputMarker(Data(text.utf8))
-        #expect(marker.count == 7)
-        let sizes = (0..<marker.count).map { marker.recordedSize(at: $0) }
-        #expect(sizes == [12345, nil, nil, nil, 0, nil, nil])
-    }
-
     /// Kept lines are taken from the previous marker's bytes as they are, a line break added
     /// after a last line without one.
     @Test func keptLinesAreTakenWithTheirLineBreaks() {

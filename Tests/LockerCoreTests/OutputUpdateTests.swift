@@ -92,7 +92,7 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: output.path)
         #expect(!left.contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) }, "\(left)")
 
-        // One byte changed: hashed first (the previous has its size), and written.
+        // One byte changed: written.
         var changed = large
         changed[size / 2] ^= 1
         do {

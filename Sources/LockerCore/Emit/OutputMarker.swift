@@ -200,20 +200,6 @@ struct OutputMarker: Sendable {
         Dictionary(lines.indices.map { (path(at: $0), entry(at: $0)) }, uniquingKeysWith: { _, later in later })
     }
 
-    /// The size the line at `index` records for its file (its stamp's first field); nil when
-    /// it records no stamp or an unreadable one.
-    func recordedSize(at index: Int) -> Int? {
-        let line = lines[index]
-        var size = 0
-        for offset in Int(line.stamp)..<Int(line.inputs) - 1 {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: ":") { return offset > Int(line.stamp) ? size : nil }
-            guard byte >= 0x30, byte <= 0x39, size < Int.max / 10 - 9 else { return nil }
-            size = size * 10 + Int(byte - 0x30)
-        }
-        return nil
-    }
-
     /// Whether the line at `index` records `sha256`.
     func hasSHA256(_ sha256: String, at index: Int) -> Bool {
         let line = lines[index]

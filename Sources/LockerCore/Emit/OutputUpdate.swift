@@ -112,11 +112,10 @@ extension OutputWriter {
                 return true
             }
             // A large file is hashed while it is written, on another core (the record, last of a
-            // rebuild, took milliseconds for each), and its copy dropped when the previous is
-            // kept; hashed first when the previous has its size, and may well be kept.
-            let atOnce =
-                sha256 == nil && file.count >= Self.hashedWhileWritten
-                && intact(file.path).map { previousFiles.recordedSize(at: $0) != file.count } ?? true
+            // rebuild, took milliseconds for each), and its copy dropped when the previous is kept.
+            // Not hashed first when the previous file has its size: the record and the manifest
+            // keep theirs from one rebuild of a note to the next, and differ all the same.
+            let atOnce = sha256 == nil && file.count >= Self.hashedWhileWritten
             let hash = atOnce ? nil : sha256 ?? file.sha256Hex
             if let hash, kept(hash) { return }
             try folders.ensure(scratch)
