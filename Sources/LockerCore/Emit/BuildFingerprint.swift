@@ -37,7 +37,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// the build the watcher starts when it changed.
     public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
         let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
-        var fingerprint = BuildFingerprint(hex: ContentHash.sha256Hex(pieces: walk.recordRuns.map { $0[...] }))
+        var fingerprint = BuildFingerprint(hex: walk.recordSHA256())
         fingerprint.folders = walk.folders
         fingerprint.walk = walk
         return fingerprint
@@ -88,8 +88,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         if let program = Self.program { lines.append(program) }
         self.walk = walk
         // The settings as lines, a zero byte (which no line holds), then the vault's files.
-        hex = ContentHash.sha256Hex(
-            pieces: [Array(lines.joined(separator: "\n").utf8 + [0])[...]] + walk.recordRuns.map { $0[...] })
+        hex = walk.recordSHA256(after: Array(lines.joined(separator: "\n").utf8) + [0])
     }
 }
 

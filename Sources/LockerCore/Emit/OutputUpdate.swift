@@ -125,11 +125,7 @@ extension OutputWriter {
                 if let hash {
                     written = (hash, try OutputWriter.writeFile(file, to: target))
                 } else {
-                    written = try Compiler.concurrently {
-                        file.sha256Hex
-                    } and: {
-                        try OutputWriter.writeFile(file, to: target)
-                    }
+                    written = try OutputWriter.writeFileHashing(file, to: target)
                     if kept(written.sha256) {
                         unlink(target)
                         return
@@ -164,11 +160,7 @@ extension OutputWriter {
             let markerSHA256: String
             do {
                 try folders.ensure(scratch)
-                (markerSHA256, _) = try Compiler.concurrently {
-                    markerText.sha256Hex
-                } and: {
-                    try OutputWriter.writeFile(markerText, to: output.path + "/" + newMarker)
-                }
+                markerSHA256 = try OutputWriter.writeFileHashing(markerText, to: output.path + "/" + newMarker).sha256
             } catch {
                 discard()
                 throw error

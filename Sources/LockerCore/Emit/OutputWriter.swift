@@ -367,6 +367,16 @@ public enum OutputWriter {
         try writeFile(OutputFile(path: path, data: data), to: path, sync: sync)
     }
 
+    /// Writes `file` at `path` as ``writeFile(_:to:sync:)`` does, its SHA-256 taken meanwhile on
+    /// another core: for a file of megabytes whose hash is not known yet.
+    static func writeFileHashing(_ file: OutputFile, to path: String) throws -> (sha256: String, stamp: String?) {
+        try Compiler.concurrently {
+            file.sha256Hex
+        } and: {
+            try writeFile(file, to: path)
+        }
+    }
+
     /// How many bytes of small pieces ``writeFile(_:to:sync:)`` gathers before it writes them.
     static let gatheredPieces = 64 << 10
 

@@ -229,6 +229,11 @@ struct VaultWalk: Sendable {
     var recordRuns: [[UInt8]]
     /// The bytes of ``recordRuns``, joined.
     var record: [UInt8] { Array(recordRuns.joined()) }
+
+    /// The SHA-256, in hex, of `prefix` then the record, hashed run by run.
+    func recordSHA256(after prefix: [UInt8] = []) -> String {
+        ContentHash.sha256Hex(pieces: [prefix[...]] + recordRuns.map { $0[...] })
+    }
     /// The folders it entered, the vault's own first, as absolute paths: what a watcher watches.
     var folders: [String] = []
     /// The regular files and the links it found, in the order found: what a build that follows
