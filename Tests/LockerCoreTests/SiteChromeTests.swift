@@ -1,5 +1,6 @@
 import Foundation
 import LockerTemplates
+import LockerTestSupport
 import Testing
 
 @testable import LockerCore
@@ -114,5 +115,32 @@ import Testing
         let page = try #require(try vault.compile().files.first { $0.path == "site/guides/anchoring/index.html" })
         // `title` in the document, not the page's `Anchoring · Locker`.
         #expect(String(decoding: page.data, as: UTF8.self).contains("<header>Anchoring</header>"))
+    }
+
+    /// An ASCII template's tags are read as bytes, and the same as by characters: every built-in
+    /// template, and 20,000 texts made of tags' pieces, white space of every ASCII kind (a
+    /// carriage return and line break is one character) and names.
+    @Test func anASCIITemplatesTagsAreTheSameReadAsBytes() {
+        for (name, text) in DefaultTemplates.all where text.utf8.allSatisfy({ $0 < 0x80 }) {
+            let tags = SiteChrome.asciiTags(in: Array(text.utf8))
+            #expect(tags != nil && tags == SiteChrome.characterTags(in: text), "\(name)")
+        }
+        let pieces = [
+            "{{", "}}", "{", "}", "}}}", "#", "^", "/", "&", ">", "<", "$", "!", "%", "=", "*", "(", ")", ".", " ", "\t",
+            "\r\n", "\n", "\r", "\u{0B}", "\u{0C}", "a", "b.c", "x-y_z?", "text ",
+        ]
+        var generator = SplitMix64(seed: 12)
+        var disagreements: [String] = []
+        var read = 0
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 1...12, using: &generator)
+            let text = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let tags = SiteChrome.asciiTags(in: Array(text.utf8))
+            if tags != nil { read += 1 }
+            if tags != SiteChrome.characterTags(in: text) { disagreements.append(text) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        // Both outcomes are met often: whole tags, and tags that are not.
+        #expect(read > 2_000 && read < 18_000, "\(read)")
     }
 }

@@ -4,17 +4,26 @@ import Mustache
 
 /// The site's Mustache templates: the defaults compiled into `locker`, each replaceable by a file
 /// of the same name in the vault's `templates/` folder.
+///
+/// A template is parsed when a page first needs it, with the templates it can include: a
+/// rebuild that renders one guide parses the guide's chain (the layout, head, header, footer)
+/// and not the landing page, checklist, deck or list templates, two thirds of the defaults'
+/// bytes at about 0.4 µs a byte. The vault's own templates are parsed as they are loaded, for
+/// their problems are the build's.
 struct TemplateSet: Sendable {
     /// The folder of a vault that overrides default templates.
     static let folder = "templates"
 
-    var library: MustacheLibrary
     /// Every template's text by name, the vault's in place of the defaults.
     var sources: [String: String] = [:]
     /// Problems with the vault's own templates.
     var diagnostics: [Diagnostic] = []
     /// The names taken from the vault rather than the defaults.
     var overridden: [String] = []
+    /// The vault's templates that parse, by name.
+    private var parsedOverrides: [String: MustacheTemplate] = [:]
+    /// What each template is rendered through, made at its first render.
+    private let libraries = Libraries()
 
     /// The defaults, with the vault's `templates/*.mustache` in their place where it has them.
     static func load(vault: URL) -> TemplateSet {
@@ -36,15 +45,13 @@ struct TemplateSet: Sendable {
             sources[key] = text
             overridden.append(key)
         }
-        var library = MustacheLibrary()
-        for (name, text) in sources.sorted(by: { $0.key < $1.key }) {
+        var parsedOverrides: [String: MustacheTemplate] = [:]
+        for name in overridden.sorted() {
+            guard let text = sources[name] else { continue }
             do {
-                let parsed = overridden.contains(name) ? Result { try Self.parse(text) } : Self.defaults[name]
-                guard let parsed else { continue }
-                library.register(try parsed.get(), named: name)
+                parsedOverrides[name] = try Self.parse(text)
             } catch {
-                let file = overridden.contains(name) ? Self.folder + "/\(name).mustache" : "<built-in \(name).mustache>"
-                diagnostics.append(Self.diagnostic(for: error, file: file))
+                diagnostics.append(Self.diagnostic(for: error, file: Self.folder + "/\(name).mustache"))
             }
         }
         let texts = Array(sources.values)
@@ -64,7 +71,8 @@ struct TemplateSet: Sendable {
                     hint: "templates replace the built-in ones by name: "
                         + DefaultTemplates.all.keys.sorted().joined(separator: ", ")))
         }
-        return TemplateSet(library: library, sources: sources, diagnostics: diagnostics, overridden: overridden)
+        return TemplateSet(
+            sources: sources, diagnostics: diagnostics, overridden: overridden, parsedOverrides: parsedOverrides)
     }
 
     /// Parses a template that escapes with ``PageEscaping``: the pragma goes on a line of its
@@ -74,18 +82,36 @@ struct TemplateSet: Sendable {
         return try MustacheTemplate(string: PageEscaping.pragma + text)
     }
 
-    /// Parses the built-in templates on another thread, for a build that will render pages:
-    /// a few milliseconds of a rebuild that keeps every page, taken while a core is free.
-    /// Not on one thread (``Compiler/onOneThread``): the fuzzers keep off worker threads.
+    /// The built-in templates every site with guides renders (the guide page, the home page,
+    /// the 404 page and the chain they share), parsed on another thread ahead of a build that
+    /// will render pages, while a core is free. Not on one thread (``Compiler/onOneThread``):
+    /// the fuzzers keep off worker threads.
     static func parseDefaultsAhead() {
         guard !Compiler.onOneThread else { return }
-        DispatchQueue.global().async { _ = defaults }
+        DispatchQueue.global().async {
+            for name in ["layout", "head", "header", "footer", "guide", "home", "notfound"] {
+                _ = parsedDefault(name)
+            }
+        }
     }
 
-    /// The built-in templates, parsed once per process: parsing them took most of a small
-    /// vault's build, and of each rebuild in `locker serve`.
-    private static let defaults: [String: Result<MustacheTemplate, any Error>] =
-        DefaultTemplates.all.mapValues { text in Result { try parse(text) } }
+    /// A built-in template, parsed once per process, when first asked for: parsing them took
+    /// most of a small vault's build, and of each rebuild in `locker serve`. Nil when there is
+    /// no built-in template of that name, or it does not parse.
+    static func parsedDefault(_ name: String) -> MustacheTemplate? {
+        if let known = defaults.withLock({ $0[name] }) { return try? known.get() }
+        guard let text = DefaultTemplates.all[name] else { return nil }
+        // Parsed outside the lock: two threads may both parse a template the first time, and
+        // the first one kept is the one every later render uses.
+        let parsed = Result { try parse(text) }
+        return try? defaults.withLock { known in
+            if let earlier = known[name] { return earlier }
+            known[name] = parsed
+            return parsed
+        }.get()
+    }
+
+    private static let defaults = Guarded<[String: Result<MustacheTemplate, any Error>]>([:])
 
     private static func diagnostic(for error: any Error, file: String) -> Diagnostic {
         if let parserError = error as? MustacheTemplate.ParserError {
@@ -100,7 +126,54 @@ struct TemplateSet: Sendable {
 
     /// Renders a template; nil when there is no template of that name.
     func render(_ name: String, _ context: [String: Any]) -> String? {
-        library.render(context, withTemplate: name)
+        guard let text = sources[name] else { return nil }
+        // Text without a tag (the style sheet) is its own rendering: every tag starts with `{{`
+        // until one changes the delimiters.
+        if !text.containsBytes("{{") { return text }
+        guard let library = libraries.library(for: name, making: { library(rendering: name) }) else { return nil }
+        return library.render(context, withTemplate: name)
+    }
+
+    /// A library that holds `name` and every template it can include, parsed: those whose
+    /// names its text holds, and theirs in turn. A name written in a tag is written whole,
+    /// whatever the delimiters; a text with a `*` (a partial named by a value) gets every
+    /// template. Nil when `name` does not parse.
+    private func library(rendering name: String) -> MustacheLibrary? {
+        var needed: Set<String> = [name]
+        var unread = [name]
+        while let next = unread.popLast(), let text = sources[next] {
+            if text.containsBytes("*") {
+                needed = Set(sources.keys)
+                break
+            }
+            for other in sources.keys where !needed.contains(other) && text.containsBytes(other) {
+                needed.insert(other)
+                unread.append(other)
+            }
+        }
+        var library = MustacheLibrary()
+        for template in needed {
+            let parsed = overridden.contains(template) ? parsedOverrides[template] : Self.parsedDefault(template)
+            if let parsed { library.register(parsed, named: template) }
+        }
+        return library.getTemplate(named: name) == nil ? nil : library
+    }
+}
+
+/// The libraries a ``TemplateSet`` renders through, by the template each is for: shared by every
+/// copy of the set, and by the threads rendering pages.
+private final class Libraries: Sendable {
+    private let made = Guarded<[String: MustacheLibrary?]>([:])
+
+    /// The library for `name`, made by `make` the first time it is asked for.
+    func library(for name: String, making make: () -> MustacheLibrary?) -> MustacheLibrary? {
+        if let known = made.withLock({ $0[name] }) { return known }
+        let library = make()
+        return made.withLock { known in
+            if let earlier = known[name] { return earlier }
+            known[name] = .some(library)
+            return library
+        }
     }
 }
 
