@@ -163,7 +163,9 @@ final class SiteChrome: @unchecked Sendable {
         func find(_ pattern: [UInt8], from start: Int) -> Int? {
             var index = start
             while index + pattern.count <= bytes.count {
-                if bytes[index] == pattern[0], bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
+                if bytes[index] == pattern[0], bytes[index..<index + pattern.count].elementsEqual(pattern) {
+                    return index
+                }
                 index += 1
             }
             return nil
