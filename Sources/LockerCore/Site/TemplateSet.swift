@@ -134,19 +134,22 @@ struct TemplateSet: Sendable {
         return library.render(context, withTemplate: name)
     }
 
-    /// A library that holds `name` and every template it can include, parsed: those whose
-    /// names its text holds, and theirs in turn. A name written in a tag is written whole,
-    /// whatever the delimiters; a text with a `*` (a partial named by a value) gets every
-    /// template. Nil when `name` does not parse.
+    /// A library that holds `name` and every template it can include, parsed: those its
+    /// partials and parents name, and theirs in turn. A text whose tags cannot be read (one
+    /// that changes the delimiters), or that names a partial by a value (`{{>*name}}`), gets
+    /// every template. Nil when `name` does not parse.
     private func library(rendering name: String) -> MustacheLibrary? {
         var needed: Set<String> = [name]
         var unread = [name]
         while let next = unread.popLast(), let text = sources[next] {
-            if text.containsBytes("*") {
+            let included = SiteChrome.tags(in: text).map { tags in
+                tags.filter { $0.kind == ">" || $0.kind == "<" }.map(\.name)
+            }
+            guard let included, !included.contains(where: { $0.hasPrefix("*") }) else {
                 needed = Set(sources.keys)
                 break
             }
-            for other in sources.keys where !needed.contains(other) && text.containsBytes(other) {
+            for other in included where sources[other] != nil && !needed.contains(other) {
                 needed.insert(other)
                 unread.append(other)
             }
