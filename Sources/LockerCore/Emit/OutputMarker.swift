@@ -260,10 +260,11 @@ struct OutputMarker: Sendable {
     /// Whether the files of the lines in `range` are the ones the build wrote
     /// (``hasStamp(at:in:under:skipping:)``), under the output folder open as `folder`.
     ///
-    /// Each file is looked up from the folder above its own, opened once for the lines (sorted
-    /// by path) that share it: `guide/en/` for a bundle file, `guides/folder/` for a page in a
-    /// folder of its own. The kernel then walks two names per file rather than its whole path,
-    /// which was most of the time a rebuild spent looking at the previous build's files.
+    /// Each file is looked up from a folder opened once for the lines (sorted by path) that
+    /// share it: its own when the next line's file is beside it (`guide/en/` for a bundle
+    /// file), else the one above (`guides/folder/` for a page in a folder of its own). The
+    /// kernel then walks one name per bundle file and two per page rather than their whole
+    /// paths, which was most of the time a rebuild spent looking at the previous build's files.
     func stamps(of range: Range<Int>, in folder: Int32) -> [Bool] {
         var found = [Bool](repeating: false, count: range.count)
         found.withUnsafeMutableBufferPointer { stamps(of: range, in: folder, into: $0) }
@@ -277,22 +278,44 @@ struct OutputMarker: Sendable {
         var open: (line: Int, length: Int, folder: Int32)?
         defer { if let open, open.folder >= 0 { close(open.folder) } }
         for (slot, line) in zip(found.indices, range) {
-            let length = anchorLength(at: line)
+            let (parent, anchor) = (parentLength(at: line), anchorLength(at: line))
+            // The folder open for an earlier line, when it is this one's or the one above.
+            if let current = open, current.length > 0, current.length == parent || current.length == anchor,
+                samePrefix(current.length, current.line, line)
+            {
+                // A folder that could not be opened (no descriptor left, say): the whole path.
+                found[slot] =
+                    current.folder >= 0
+                    ? hasStamp(at: line, in: current.folder, skipping: current.length + 1)
+                    : hasStamp(at: line, in: folder)
+                continue
+            }
+            let next = line + 1
+            let besideNext =
+                parent > 0 && next < range.upperBound && parentLength(at: next) == parent
+                && samePrefix(parent, line, next)
+            let length = besideNext ? parent : anchor
+            if let current = open, current.folder >= 0 { close(current.folder) }
+            open = nil
             guard length > 0 else {
                 found[slot] = hasStamp(at: line, in: folder)
                 continue
             }
-            if open.map({ $0.length != length || !samePrefix(length, $0.line, line) }) ?? true {
-                if let open, open.folder >= 0 { close(open.folder) }
-                open = (line, length, openPrefix(length, of: line, in: folder))
-            }
-            // A folder that cannot be opened (no descriptor left, say): the whole path.
-            guard let open, open.folder >= 0 else {
-                found[slot] = hasStamp(at: line, in: folder)
-                continue
-            }
-            found[slot] = hasStamp(at: line, in: open.folder, skipping: length + 1)
+            let opened = openPrefix(length, of: line, in: folder)
+            open = (line, length, opened)
+            found[slot] =
+                opened >= 0 ? hasStamp(at: line, in: opened, skipping: length + 1) : hasStamp(at: line, in: folder)
         }
+    }
+
+    /// How many bytes of the path of the line at `index` name its folder (up to its last `/`);
+    /// 0 when it has none, or names no file after it.
+    private func parentLength(at index: Int) -> Int {
+        let line = lines[index]
+        let path = bytes[Int(line.path)..<Int(line.end)]
+        guard let last = path.lastIndex(of: UInt8(ascii: "/")), last > path.startIndex, last + 1 < path.endIndex
+        else { return 0 }
+        return last - Int(line.path)
     }
 
     /// How many bytes of the path of the line at `index` name the folder above its own (up to
