@@ -1,5 +1,6 @@
 import Foundation
 import LockerKit
+import LockerTestSupport
 import Testing
 
 @Suite struct CanonicalJSONTests {
@@ -27,6 +28,50 @@ import Testing
         let text = String(decoding: CanonicalJSON.data(for: value, layout: .compact), as: UTF8.self)
         #expect(
             text == #"["\"sha256-ab\"","\r\u001f\u007f","\u007f","","x\\","\u0000y","Ω\tΩ"]"# + "\n")
+    }
+
+    /// Strings are looked at eight bytes at a time until a word may hold a byte to escape: 20,000
+    /// strings of every length up to 40, with every byte JSON escapes (and DEL) among letters,
+    /// Cyrillic, an emoji and a combining mark, at every place in a word, are written as byte
+    /// by byte.
+    @Test func escapesWhereverTheBytesFallInAWord() {
+        let palette: [String] =
+            (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [
+                "\"", "\\", "\u{7F}", "a", "Z", "0", " ", "/", "Я", "⚓", "😀", "e\u{301}", "~", "\u{80}",
+            ]
+        /// The escaped string as ``CanonicalJSON`` writes it, a byte at a time.
+        func byteByByte(_ text: String) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for byte in text.utf8 {
+                switch byte {
+                case 0x22: out += Array(#"\""#.utf8)
+                case 0x5C: out += Array(#"\\"#.utf8)
+                case 0x0A: out += Array(#"\n"#.utf8)
+                case 0x0D: out += Array(#"\r"#.utf8)
+                case 0x09: out += Array(#"\t"#.utf8)
+                case 0..<0x20, 0x7F: out += Array(String(format: "\\u%04x", byte).utf8)
+                default: out.append(byte)
+                }
+            }
+            return out + [0x22]
+        }
+        let letters = "abcdefgh".map(String.init)
+        var generator = SplitMix64(seed: 8)
+        var strings: [String] = []
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            // Mostly plain letters, so that whole words are skipped and escapes stand alone.
+            let pieces = (0..<length).map { _ in
+                let from = Int.random(in: 0..<4, using: &generator) == 0 ? palette : letters
+                return from.randomElement(using: &generator) ?? ""
+            }
+            strings.append(pieces.joined())
+        }
+        let written = CanonicalJSON.data(for: .array(strings.map(JSONValue.string)), layout: .compact)
+        let expected = [0x5B] + strings.map(byteByByte).joined(separator: [0x2C]) + [0x5D, 0x0A]
+        #expect(Array(written) == expected)
+        let decoded = try? JSONSerialization.jsonObject(with: written) as? [String]
+        #expect(decoded == strings)
     }
 
     @Test func writesNumbersInOneFixedForm() {

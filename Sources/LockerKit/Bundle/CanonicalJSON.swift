@@ -131,6 +131,17 @@ public enum CanonicalJSON {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
     }
 
+    /// Whether any of the eight bytes of `word` may be one ``needsEscape(_:)`` holds: never
+    /// false when one is (a byte below 0x20 sets its top bit in `word - 0x20…` and in `~word`;
+    /// an equal byte is a zero byte of the `xor`), at times true when none is.
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & high }
+        let below = (word &- ones &* 0x20) & ~word & high
+        return below | hasZeroByte(word ^ (ones &* 0x22)) | hasZeroByte(word ^ (ones &* 0x5C))
+            | hasZeroByte(word ^ (ones &* 0x7F)) != 0
+    }
+
     /// Writes a JSON value compactly at the end of `out`.
     static func write(_ value: JSONValue, compactInto out: inout [UInt8]) {
         var writer = Writer(layout: .compact, capacity: 0)
@@ -155,15 +166,27 @@ public enum CanonicalJSON {
     /// The runs between them are copied whole: every ETag has two quotes, much text a few.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
-        /// Copies the bytes in runs between the ones escaped.
+        /// Copies the bytes in runs between the ones escaped, looked at eight at a time until
+        /// a word may hold one: a build writes a hundred megabytes of strings for 10,000 notes,
+        /// byte by byte a few nanoseconds each.
         func escaping(_ bytes: UnsafeBufferPointer<UInt8>) {
-            var start = 0
-            for offset in bytes.indices where needsEscape(bytes[offset]) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
-                writeEscape(bytes[offset], into: &out)
-                start = offset + 1
+            guard let base = bytes.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            var (start, offset) = (0, 0)
+            while offset < bytes.count {
+                while offset + 8 <= bytes.count,
+                    !mayNeedEscape(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                {
+                    offset += 8
+                }
+                for place in offset..<min(offset + 8, bytes.count) where needsEscape(base[place]) {
+                    out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: place - start))
+                    writeEscape(base[place], into: &out)
+                    start = place + 1
+                }
+                offset += 8
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: bytes.count - start))
         }
         // Read in place: `withUTF8` needs a copy of the string it may make contiguous, a retain
         // and a release for each of the millions of strings a build writes.
