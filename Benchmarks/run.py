@@ -15,7 +15,9 @@ both of two cores busy) and the peak resident memory of the slowest-memory run.
   unchanged, then with one note edited.
 - serve, one note edited: `locker serve` on the vault, one note saved RUNS times (10 at least); the rebuild
   time its status line reports (in memory, reusing what the edit did not touch), and its peak RSS.
-- Then the rebuilds and serve again, in milliseconds and as a share of the full build.
+- Then the rebuilds and serve again, in milliseconds and as a share of the full build; and the
+  one-note rebuild as a share of a full build taken in the same minute (pairs of three rebuilds
+  and a build, five at least), which the machine's noise moves least.
 - hugo: Debian's `hugo`, when installed, into a new folder each run.
 
 The machine is shared and noisy: quote medians and ratios, and re-run before drawing conclusions.
@@ -159,6 +161,19 @@ def main():
                                lambda i: [LOCKER, "build", vault, "--out", last], before=edit))
         # Ten saves at least: one rebuild is a tenth of a second, and the machine's noise as large.
         results.append(measure_serve(vault, max(runs, 10), edit))
+        # The one-note rebuild against the full build taken in the same minute: the shared
+        # machine's speed moves by half from one minute to the next, and the rows above time the
+        # builds and the rebuilds minutes apart. Each pair is three rebuilds (their median), then
+        # a full build into a new folder.
+        paired = []
+        for index in range(max(runs, 5)):
+            rebuilds = []
+            for attempt in range(3):
+                edit(1000 + 3 * index + attempt)
+                rebuilds.append(run([LOCKER, "build", vault, "--out", last])[0])
+            fresh = os.path.join(work, "out-paired")
+            paired.append(statistics.median(rebuilds) / run([LOCKER, "build", vault, "--out", fresh])[0])
+            shutil.rmtree(fresh)
         with open(edited, "w", encoding="utf-8") as handle:
             handle.write(original)
         if shutil.which("hugo"):
@@ -180,6 +195,9 @@ def main():
             if result["name"].startswith(("rebuild", "serve")):
                 print(f"{result['name']:28} {1000 * result['wall']:7.0f} ms, "
                       f"{100 * result['wall'] / build_wall:4.1f} % of locker build")
+            if result["name"] == "rebuild, one note edited":
+                print(f"{'  the same, paired':28} {100 * statistics.median(paired):7.1f} % of the full build beside "
+                      f"it, median of {len(paired)} pairs ({100 * min(paired):.1f}–{100 * max(paired):.1f} %)")
             if "latency" in result:
                 idle = f"{100 * result['idle']:.1f} % of a core" if result["idle"] is not None else "-"
                 print(f"{'serve, save to built':28} {1000 * result['latency']:7.0f} ms (the watcher's wait included); "
