@@ -15,7 +15,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # of this size has 122,000 pointers the loader rewrites at every start, each write a page
 # copied, 2–3 ms of a 12–15 ms `locker --help`. Libraries, stack and heap are still placed at
 # random.
-RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie)
+# Without `$ORIGIN` in its library path, which the linked-in runtime does not need: the loader
+# looked for each of the nine system libraries in a dozen folders beside the program first.
+RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie --disable-local-rpath)
 
 .PHONY: sanitize run test deps test-deps packages tools build check bench bench-runtime clean record fuzz fuzz-build
 
