@@ -164,16 +164,18 @@ def main():
         # The one-note rebuild against the full build taken in the same minute: the shared
         # machine's speed moves by half from one minute to the next, and the rows above time the
         # builds and the rebuilds minutes apart. Each pair is three rebuilds (their median), then
-        # a full build into a new folder.
+        # a full build into a new folder; the folders are removed after the last pair, so that no
+        # removal's write-back lands in a timed run.
         paired = []
         for index in range(max(runs, 5)):
             rebuilds = []
             for attempt in range(3):
                 edit(1000 + 3 * index + attempt)
                 rebuilds.append(run([LOCKER, "build", vault, "--out", last])[0])
-            fresh = os.path.join(work, "out-paired")
+            fresh = os.path.join(work, f"out-paired-{index}")
             paired.append(statistics.median(rebuilds) / run([LOCKER, "build", vault, "--out", fresh])[0])
-            shutil.rmtree(fresh)
+        for index in range(len(paired)):
+            shutil.rmtree(os.path.join(work, f"out-paired-{index}"))
         with open(edited, "w", encoding="utf-8") as handle:
             handle.write(original)
         if shutil.which("hugo"):

@@ -148,10 +148,12 @@ import Testing
         }
     }
 
-    /// The survey and the up-to-date check look each file up from the folder above its own,
-    /// opened once for the files that share it (``OutputMarker/stamps(of:in:)``): they find what
-    /// a lookup by the whole path finds, for a file changed, a file removed, and a folder of
-    /// files removed whole, beside a folder whose name starts with another's.
+    /// The survey and the up-to-date check look each file up from its own folder when the next
+    /// file is beside it, else from the folder above, opened once for the files that share it
+    /// (``OutputMarker/stamps(of:in:)``): they find what a lookup by the whole path finds, for a
+    /// file changed, a file removed, a folder of pages and a folder of files removed whole,
+    /// beside a folder whose name starts with another's, and for files beside each other
+    /// between files in folders of their own.
     @Test func filesLookedUpFromTheirFoldersAreFoundAsByTheirWholePaths() throws {
         let output = Self.folder()
         defer { removeOutput(output) }
@@ -161,10 +163,15 @@ import Testing
             OutputFile(path: "bundles/v1/guide/en/1.json", data: Data("1".utf8)),
             OutputFile(path: "bundles/v1/guide/en/2.json", data: Data("2".utf8)),
             OutputFile(path: "bundles/v1/guide/ru/3.json", data: Data("3".utf8)),
+            OutputFile(path: "bundles/v1/guide/ru/6.json", data: Data("6".utf8)),
             // A folder whose name starts with the name of the one before it.
             OutputFile(path: "bundles/v1/guide/en2/4.json", data: Data("4".utf8)),
             OutputFile(path: "bundles/v1/guide/en2/5.json", data: Data("5".utf8)),
         ]
+        // Files beside each other, after a file in a folder of its own and before another.
+        for path in ["site/x/b/c/g.txt", "site/x/b/f1.txt", "site/x/b/f2.txt", "site/x/b/h/i.txt"] {
+            files.append(OutputFile(path: path, data: Data(path.utf8)))
+        }
         for folder in ["a", "b", "c"] {
             for page in 0..<3 {
                 files.append(
@@ -176,6 +183,8 @@ import Testing
         try Data("changed".utf8).write(to: URL(fileURLWithPath: root + "site/guides/a/p1/index.html"))
         try FileManager.default.removeItem(atPath: root + "site/guides/b")
         try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/2.json")
+        try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/ru")
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: root + "site/x/b/f2.txt"))
         let marker = try #require(try OutputWriter.previousFiles(of: output))
         let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         try #require(folder >= 0)
@@ -194,8 +203,9 @@ import Testing
         let changed = (0..<marker.count).filter { !byWholePath[$0] }.map { marker.path(at: $0) }
         #expect(
             changed.sorted() == [
-                "bundles/v1/guide/en/2.json", "site/guides/a/p1/index.html", "site/guides/b/p0/index.html",
-                "site/guides/b/p1/index.html", "site/guides/b/p2/index.html",
+                "bundles/v1/guide/en/2.json", "bundles/v1/guide/ru/3.json", "bundles/v1/guide/ru/6.json",
+                "site/guides/a/p1/index.html", "site/guides/b/p0/index.html", "site/guides/b/p1/index.html",
+                "site/guides/b/p2/index.html", "site/x/b/f2.txt",
             ])
     }
 

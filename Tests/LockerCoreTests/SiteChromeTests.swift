@@ -119,7 +119,8 @@ import Testing
 
     /// An ASCII template's tags are read as bytes, and the same as by characters: every built-in
     /// template, and 20,000 texts made of tags' pieces, white space of every ASCII kind (a
-    /// carriage return and line break is one character) and names.
+    /// carriage return and line break is one character), the control bytes that are not white
+    /// space, and names.
     @Test func anASCIITemplatesTagsAreTheSameReadAsBytes() {
         for (name, text) in DefaultTemplates.all where text.utf8.allSatisfy({ $0 < 0x80 }) {
             let tags = SiteChrome.asciiTags(in: Array(text.utf8))
@@ -127,7 +128,8 @@ import Testing
         }
         let pieces = [
             "{{", "}}", "{", "}", "}}}", "#", "^", "/", "&", ">", "<", "$", "!", "%", "=", "*", "(", ")", ".", " ", "\t",
-            "\r\n", "\n", "\r", "\u{0B}", "\u{0C}", "a", "b.c", "x-y_z?", "text ",
+            "\r\n", "\n", "\r", "\u{0B}", "\u{0C}", "\u{00}", "\u{1C}", "\u{1D}", "\u{1E}", "\u{1F}", "\u{7F}", "a",
+            "b.c", "x-y_z?", "text ",
         ]
         var generator = SplitMix64(seed: 12)
         var disagreements: [String] = []

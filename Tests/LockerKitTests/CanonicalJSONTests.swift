@@ -1,7 +1,8 @@
 import Foundation
-import LockerKit
 import LockerTestSupport
 import Testing
+
+@testable import LockerKit
 
 @Suite struct CanonicalJSONTests {
     @Test func ordersKeysByUTF8Bytes() {
@@ -72,6 +73,24 @@ import Testing
         #expect(Array(written) == expected)
         let decoded = try? JSONSerialization.jsonObject(with: written) as? [String]
         #expect(decoded == strings)
+    }
+
+    /// The word test that lets eight bytes be copied without a look at each: true for every
+    /// word that holds a byte to escape, whatever the other seven, and false for words of
+    /// bytes that need none.
+    @Test func aWordMayNeedAnEscapeExactlyWhenOneOfItsBytesDoes() {
+        let fillers: [UInt8] = [0x20, 0x41, 0x7E, 0x80, 0xD0, 0xFF, 0x21, 0x5B]
+        for byte in 0...255 {
+            let escaped = byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+            for place in 0..<8 {
+                for filler in fillers {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[place] = UInt8(byte)
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    #expect(CanonicalJSON.mayNeedEscape(word) == escaped, "\(byte) at \(place) among \(filler)")
+                }
+            }
+        }
     }
 
     @Test func writesNumbersInOneFixedForm() {

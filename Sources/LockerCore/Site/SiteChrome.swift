@@ -216,9 +216,9 @@ final class SiteChrome: @unchecked Sendable {
         return tags
     }
 
-    /// ``nameCharacters`` by ASCII byte.
-    private static let nameBytes: [Bool] = (0..<128).map { byte in
-        nameCharacters.contains(Character(Unicode.Scalar(UInt8(byte))))
+    /// ``nameCharacters`` by byte: none past ASCII.
+    private static let nameBytes: [Bool] = (0..<256).map { byte in
+        byte < 0x80 && nameCharacters.contains(Character(Unicode.Scalar(UInt8(byte))))
     }
 
     /// The first component of every name the template's tags look up (`strings` for

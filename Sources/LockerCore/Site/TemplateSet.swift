@@ -14,14 +14,15 @@ struct TemplateSet: Sendable {
     /// The folder of a vault that overrides default templates.
     static let folder = "templates"
 
-    /// Every template's text by name, the vault's in place of the defaults.
-    var sources: [String: String] = [:]
+    /// Every template's text by name, the vault's in place of the defaults. Not changed after
+    /// loading: every copy of the set renders through the libraries made from these texts.
+    let sources: [String: String]
     /// Problems with the vault's own templates.
-    var diagnostics: [Diagnostic] = []
+    let diagnostics: [Diagnostic]
     /// The names taken from the vault rather than the defaults.
-    var overridden: [String] = []
+    let overridden: [String]
     /// The vault's templates that parse, by name.
-    private var parsedOverrides: [String: MustacheTemplate] = [:]
+    private let parsedOverrides: [String: MustacheTemplate]
     /// What each template is rendered through, made at its first render.
     private let libraries = Libraries()
 
@@ -113,6 +114,10 @@ struct TemplateSet: Sendable {
 
     private static let defaults = Guarded<[String: Result<MustacheTemplate, any Error>]>([:])
 
+    /// What swift-mustache reads as a partial's name.
+    private static let partialNameCharacters = Set<Character>(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
+
     private static func diagnostic(for error: any Error, file: String) -> Diagnostic {
         if let parserError = error as? MustacheTemplate.ParserError {
             let context = parserError.context
@@ -128,16 +133,19 @@ struct TemplateSet: Sendable {
     func render(_ name: String, _ context: [String: Any]) -> String? {
         guard let text = sources[name] else { return nil }
         // Text without a tag (the style sheet) is its own rendering: every tag starts with `{{`
-        // until one changes the delimiters.
-        if !text.containsBytes("{{") { return text }
+        // until one changes the delimiters. When it ends with a line break: Mustache drops a
+        // last line of spaces and tabs, and cannot parse a text ending in `{`.
+        if text.isEmpty || (text.utf8.last == UInt8(ascii: "\n") && !text.containsBytes("{{")) { return text }
         guard let library = libraries.library(for: name, making: { library(rendering: name) }) else { return nil }
         return library.render(context, withTemplate: name)
     }
 
     /// A library that holds `name` and every template it can include, parsed: those its
     /// partials and parents name, and theirs in turn. A text whose tags cannot be read (one
-    /// that changes the delimiters), or that names a partial by a value (`{{>*name}}`), gets
-    /// every template. Nil when `name` does not parse.
+    /// that changes the delimiters), that names a partial by a value (`{{>*name}}`), or whose
+    /// partial's name is not read here as swift-mustache reads it (white space it skips that
+    /// a trim keeps: a space and a combining mark), gets every template. Nil when `name` does
+    /// not parse.
     private func library(rendering name: String) -> MustacheLibrary? {
         var needed: Set<String> = [name]
         var unread = [name]
@@ -145,7 +153,10 @@ struct TemplateSet: Sendable {
             let included = SiteChrome.tags(in: text).map { tags in
                 tags.filter { $0.kind == ">" || $0.kind == "<" }.map(\.name)
             }
-            guard let included, !included.contains(where: { $0.hasPrefix("*") }) else {
+            let readAsMustacheReadsThem = included?.allSatisfy { name in
+                !name.isEmpty && !name.hasPrefix("*") && name.allSatisfy(Self.partialNameCharacters.contains)
+            }
+            guard let included, readAsMustacheReadsThem == true else {
                 needed = Set(sources.keys)
                 break
             }

@@ -131,9 +131,10 @@ public enum CanonicalJSON {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
     }
 
-    /// Whether any of the eight bytes of `word` may be one ``needsEscape(_:)`` holds: never
-    /// false when one is (a byte below 0x20 sets its top bit in `word - 0x20…` and in `~word`;
-    /// an equal byte is a zero byte of the `xor`), at times true when none is.
+    /// Whether any of the eight bytes of `word` is one ``needsEscape(_:)`` holds. A byte below
+    /// 0x20 sets its top bit in `word - 0x20…` and in `~word`; an equal byte is a zero byte of
+    /// the `xor`. A borrow into the next byte starts only at such a byte, so a word without one
+    /// is never taken for one.
     static func mayNeedEscape(_ word: UInt64) -> Bool {
         let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
         func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & high }
