@@ -97,8 +97,7 @@ import Testing
 
         let prefetched = OutputPrefetch(output: output)
         let read = try #require(prefetched.file(NoteRecord.fileName))
-        #expect(read.sha256 == ContentHash.sha256Hex(bytes))
-        #expect(read.bytes == bytes)
+        #expect(read == bytes)
         do {
             // Released at the end of the block, with the output's lock.
             let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)

@@ -10,8 +10,10 @@ import LockerKit
 /// What a rebuild reads of the previous build first, read on a thread of its own from the
 /// moment the build starts, while the vault is walked for its fingerprint: the marker
 /// (``OutputMarker``, 3.5 MB for 10,000 notes), parsed, then the ``NoteRecord``'s bytes (as
-/// much again), hashed: what ``OutputWriter/Update/previousFile(_:)`` then takes instead of
-/// reading the file. The build decodes the record on every core: decoded here, beside the
+/// much again): what ``OutputWriter/Update/previousFile(_:)`` then takes instead of reading the
+/// file. They are not hashed: read between two equal stamps, and taken only while the file has
+/// the stamp the marker lists for it, they are the bytes the previous build wrote, as every file
+/// a rebuild keeps is trusted by its stamp (hashing them was 2 ms of CPU in every rebuild). The build decodes the record on every core: decoded here, beside the
 /// output's survey, it kept the build waiting.
 ///
 /// Both files are only ever replaced whole (renamed over), so a file read is the one in place
@@ -23,7 +25,7 @@ public final class OutputPrefetch: @unchecked Sendable {
     private let markerRead = DispatchSemaphore(value: 0)
     private let recordRead = DispatchSemaphore(value: 0)
     private var readMarker: (stamp: FileStamp, marker: OutputMarker)?
-    private var readRecord: (stamp: FileStamp, sha256: String, bytes: [UInt8])?
+    private var readRecord: (stamp: FileStamp, bytes: [UInt8])?
 
     /// Starts reading the marker, then the note record, of the output folder `output`.
     public init(output: URL) {
@@ -34,7 +36,7 @@ public final class OutputPrefetch: @unchecked Sendable {
             }
             markerRead.signal()
             if let (stamp, bytes) = Self.read(folder + NoteRecord.fileName) {
-                readRecord = (stamp, ContentHash.sha256Hex(bytes), bytes)
+                readRecord = (stamp, bytes)
             }
             recordRead.signal()
         }
@@ -53,14 +55,14 @@ public final class OutputPrefetch: @unchecked Sendable {
         return readMarker.marker
     }
 
-    /// The bytes of the file at `path` in the output as read ahead, with their SHA-256, when it
-    /// is the note record and still the file read; nil otherwise.
-    func file(_ path: String) -> (bytes: [UInt8], sha256: String)? {
+    /// The bytes of the file at `path` in the output as read ahead, when it is the note record
+    /// and still the file read; nil otherwise.
+    func file(_ path: String) -> [UInt8]? {
         guard path == NoteRecord.fileName else { return nil }
         recordRead.wait()
         recordRead.signal()
         guard let readRecord, Self.stamp(of: folder + NoteRecord.fileName) == readRecord.stamp else { return nil }
-        return (readRecord.bytes, readRecord.sha256)
+        return readRecord.bytes
     }
 
     /// The bytes of the regular file at `path`, with its stamp, when it did not change while read.

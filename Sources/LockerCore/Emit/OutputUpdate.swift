@@ -91,11 +91,15 @@ extension OutputWriter {
         }
 
         /// The file as read ahead (``OutputPrefetch``) while it is still the one read, else read now.
+        ///
+        /// Bytes read ahead were read between two equal stamps, and `intact` holds that stamp to
+        /// the marker's: they are trusted as a kept file is. Bytes read now, after the stamp was
+        /// looked at, are held to the marker's SHA-256.
         public func previousFile(_ path: String) -> [UInt8]? {
-            guard let line = intact(path),
-                let (bytes, sha256) = prefetched?.file(path)
-                    ?? (try? FileBytes.contents(of: output.path + "/" + path)).map({ ($0, ContentHash.sha256Hex($0)) }),
-                previousFiles.hasSHA256(sha256, at: line)
+            guard let line = intact(path) else { return nil }
+            if let bytes = prefetched?.file(path) { return bytes }
+            guard let bytes = try? FileBytes.contents(of: output.path + "/" + path),
+                previousFiles.hasSHA256(ContentHash.sha256Hex(bytes), at: line)
             else { return nil }
             return bytes
         }
