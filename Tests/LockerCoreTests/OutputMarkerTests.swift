@@ -161,6 +161,50 @@ import Testing
         #expect(zero.count == 1 && !zero.hasStamp(at: 0, in: descriptor))
     }
 
+    /// The survey's answers, each file looked up from a folder opened for the lines beside it or
+    /// below the folder above, are the ones its whole path gives: for files at the top, beside
+    /// each other, alone in a folder of their own, in folders that share a prefix of their names,
+    /// after an empty name (`a//b`), with a zero byte, changed, missing, or a folder.
+    @Test func theSurveysAnswersAreTheWholePathsAnswers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-survey-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = [
+            "_headers", "a/b/c/one.json", "a/b/c/two.json", "a/b/d/index.html", "a/b/e/index.html", "a/bb/index.html",
+            "a/b/index.html", "deep/x/y/z/index.html", "g/en/1.json", "g/en/2.json", "g/en/3.json", "g/enx/1.json",
+            "pages/p1/index.html", "pages/p2/index.html", "pages/p3/index.html", "top.json",
+        ]
+        var lines: [String] = []
+        for file in files {
+            let url = folder.appendingPathComponent(file)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let stamp = try #require(try OutputWriter.writeFile(Data(file.utf8), to: url.path))
+            lines.append("abc \(stamp) - \(file)")
+        }
+        let stamp = try #require(try OutputWriter.writeFile(Data("x".utf8), to: folder.path + "/g/en/4.json"))
+        lines += [
+            "abc \(stamp) - g/en/missing.json", "abc - - g/en/4.json", "abc \(stamp) - g",
+            "abc \(stamp) - g//en/4.json",
+            "abc \(stamp) - g/en/4.json\0", "abc \(stamp) - pages/gone/index.html", "abc \(stamp) - g/en/4.json",
+        ]
+        // Changed after the marker was written: its stamp is not the recorded one.
+        try Data("changed".utf8).write(to: folder.appendingPathComponent("pages/p2/index.html"))
+        let marker = OutputMarker(Data(("h\nformat 2\n" + lines.sorted().joined(separator: "\n") + "\n").utf8))
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let expected = (0..<marker.count).map { marker.hasStamp(at: $0, in: AT_FDCWD, under: folder.path + "/") }
+        // Every file but the changed one, and 4.json by both of its paths (`g//en/` is `g/en/`).
+        #expect(expected.count { $0 } == files.count - 1 + 2)
+        #expect(marker.stamps(of: 0..<marker.count, in: descriptor) == expected)
+        // Every run a survey could take, from every line to every other.
+        for start in 0..<marker.count {
+            for end in start..<marker.count {
+                #expect(marker.stamps(of: start..<end, in: descriptor) == Array(expected[start..<end]))
+            }
+        }
+    }
+
     /// Kept lines are taken from the previous marker's bytes as they are, a line break added
     /// after a last line without one.
     @Test func keptLinesAreTakenWithTheirLineBreaks() {

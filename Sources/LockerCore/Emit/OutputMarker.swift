@@ -239,21 +239,9 @@ struct OutputMarker: Sendable {
     /// - Parameter skipping: how many bytes of the path `folder` stands for (see
     ///   ``stamps(of:in:)``); 0 when `folder` is the output folder.
     func hasStamp(at index: Int, in folder: Int32, under prefix: String = "", skipping: Int = 0) -> Bool {
-        let line = lines[index]
-        let stampEnd = Int(line.inputs) - 1
-        guard stampEnd > Int(line.stamp), !(stampEnd - Int(line.stamp) == 1 && bytes[Int(line.stamp)] == 0x2D) else {
-            return false
-        }
-        let pathStart = Int(line.path) + skipping
-        guard pathStart < Int(line.end) else { return false }
-        return withName(pathStart..<Int(line.end), after: prefix, failing: false) { name in
-            var status = stat()
-            guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG
-            else { return false }
-            return bytes.withUnsafeBufferPointer { buffer in
-                FileStamp(status).hasContentText(
-                    bytes: UnsafeBufferPointer(rebasing: buffer[Int(line.stamp)..<stampEnd]))
-            }
+        var prefix = prefix
+        return prefix.withUTF8 { prefix in
+            withLookup { $0.hasStamp(at: index, in: folder, under: prefix, skipping: skipping) }
         }
     }
 
@@ -275,98 +263,153 @@ struct OutputMarker: Sendable {
     /// own, for the survey's thread (``OutputSurvey``), which then takes none from the allocator,
     /// whose first block for a thread is two megabytes of memory touched for the first time.
     func stamps(of range: Range<Int>, in folder: Int32, into found: UnsafeMutableBufferPointer<Bool>) {
-        var open: (line: Int, length: Int, folder: Int32)?
-        defer { if let open, open.folder >= 0 { close(open.folder) } }
-        for (slot, line) in zip(found.indices, range) {
-            let (parent, anchor) = (parentLength(at: line), anchorLength(at: line))
-            // The folder open for an earlier line, when it is this one's or the one above.
-            if let current = open, current.length > 0, current.length == parent || current.length == anchor,
-                samePrefix(current.length, current.line, line)
-            {
-                // A folder that could not be opened (no descriptor left, say): the whole path.
+        withLookup { $0.stamps(of: range, in: folder, into: found) }
+    }
+
+    /// Calls `body` with the marker's lines and bytes as they lie in memory: the survey's 20,000
+    /// lookups read them through pointers, each without retaining the arrays (which, taken
+    /// through slices and closures, was a sixth of the survey's time).
+    private func withLookup<Result>(_ body: (Lookup) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            lines.withUnsafeBufferPointer { lines in body(Lookup(bytes: bytes, lines: lines)) }
+        }
+    }
+
+    /// The marker's lines and bytes in place, for looking up the files they list.
+    private struct Lookup {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let lines: UnsafeBufferPointer<Line>
+
+        /// ``OutputMarker/hasStamp(at:in:under:skipping:)``, with `prefix` as UTF-8.
+        func hasStamp(at index: Int, in folder: Int32, under prefix: UnsafeBufferPointer<UInt8>, skipping: Int) -> Bool
+        {
+            guard index >= 0, index < lines.count else { return false }
+            let line = lines[index]
+            let (stampStart, stampEnd) = (Int(line.stamp), Int(line.inputs) - 1)
+            guard stampStart >= 0, stampEnd > stampStart, stampEnd <= bytes.count,
+                !(stampEnd - stampStart == 1 && bytes[stampStart] == 0x2D)
+            else { return false }
+            let pathStart = Int(line.path) + skipping
+            guard pathStart < Int(line.end) else { return false }
+            return withName(pathStart..<Int(line.end), after: prefix, failing: false) { name in
+                var status = stat()
+                guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG
+                else { return false }
+                return FileStamp(status).hasContentText(
+                    bytes: UnsafeBufferPointer(rebasing: bytes[stampStart..<stampEnd]))
+            }
+        }
+
+        /// ``OutputMarker/stamps(of:in:into:)``.
+        func stamps(of range: Range<Int>, in folder: Int32, into found: UnsafeMutableBufferPointer<Bool>) {
+            let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            var open: (line: Int, length: Int, folder: Int32)?
+            defer { if let open, open.folder >= 0 { close(open.folder) } }
+            for (slot, line) in zip(found.indices, range) {
+                let (parent, anchor) = (parentLength(at: line), anchorLength(at: line))
+                // The folder open for an earlier line, when it is this one's or the one above.
+                if let current = open, current.length > 0, current.length == parent || current.length == anchor,
+                    samePrefix(current.length, current.line, line)
+                {
+                    // A folder that could not be opened (no descriptor left, say): the whole path.
+                    found[slot] =
+                        current.folder >= 0
+                        ? hasStamp(at: line, in: current.folder, under: none, skipping: current.length + 1)
+                        : hasStamp(at: line, in: folder, under: none, skipping: 0)
+                    continue
+                }
+                let next = line + 1
+                let besideNext =
+                    parent > 0 && next < range.upperBound && parentLength(at: next) == parent
+                    && samePrefix(parent, line, next)
+                let length = besideNext ? parent : anchor
+                if let current = open, current.folder >= 0 { close(current.folder) }
+                open = nil
+                guard length > 0 else {
+                    found[slot] = hasStamp(at: line, in: folder, under: none, skipping: 0)
+                    continue
+                }
+                let opened = openPrefix(length, of: line, in: folder)
+                open = (line, length, opened)
                 found[slot] =
-                    current.folder >= 0
-                    ? hasStamp(at: line, in: current.folder, skipping: current.length + 1)
-                    : hasStamp(at: line, in: folder)
-                continue
+                    opened >= 0
+                    ? hasStamp(at: line, in: opened, under: none, skipping: length + 1)
+                    : hasStamp(at: line, in: folder, under: none, skipping: 0)
             }
-            let next = line + 1
-            let besideNext =
-                parent > 0 && next < range.upperBound && parentLength(at: next) == parent
-                && samePrefix(parent, line, next)
-            let length = besideNext ? parent : anchor
-            if let current = open, current.folder >= 0 { close(current.folder) }
-            open = nil
-            guard length > 0 else {
-                found[slot] = hasStamp(at: line, in: folder)
-                continue
-            }
-            let opened = openPrefix(length, of: line, in: folder)
-            open = (line, length, opened)
-            found[slot] =
-                opened >= 0 ? hasStamp(at: line, in: opened, skipping: length + 1) : hasStamp(at: line, in: folder)
         }
-    }
 
-    /// How many bytes of the path of the line at `index` name its folder (up to its last `/`);
-    /// 0 when it has none, or names no file after it.
-    private func parentLength(at index: Int) -> Int {
-        let line = lines[index]
-        let path = bytes[Int(line.path)..<Int(line.end)]
-        guard let last = path.lastIndex(of: UInt8(ascii: "/")), last > path.startIndex, last + 1 < path.endIndex
-        else { return 0 }
-        return last - Int(line.path)
-    }
-
-    /// How many bytes of the path of the line at `index` name the folder above its own (up to
-    /// the path's last `/` but one); 0 when the path has fewer than two.
-    private func anchorLength(at index: Int) -> Int {
-        let line = lines[index]
-        let path = bytes[Int(line.path)..<Int(line.end)]
-        // An empty name between the two (`a//b`) would leave an absolute path to look up.
-        guard let last = path.lastIndex(of: UInt8(ascii: "/")),
-            let anchor = path[..<last].lastIndex(of: UInt8(ascii: "/")), anchor + 1 < last
-        else { return 0 }
-        return anchor - Int(line.path)
-    }
-
-    /// Whether the paths of the lines at `first` and `second` start with the same `length` bytes.
-    private func samePrefix(_ length: Int, _ first: Int, _ second: Int) -> Bool {
-        let (one, other) = (Int(lines[first].path), Int(lines[second].path))
-        guard one + length <= bytes.count, other + length <= bytes.count else { return false }
-        return bytes.withUnsafeBufferPointer { buffer in
-            UnsafeBufferPointer(rebasing: buffer[one..<one + length])
-                .hasSameBytes(as: UnsafeBufferPointer(rebasing: buffer[other..<other + length]))
+        /// The bytes of the path of the line at `index`; empty when the line's offsets do not
+        /// lie in the marker.
+        private func path(at index: Int) -> UnsafeBufferPointer<UInt8> {
+            guard index >= 0, index < lines.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+            let (start, end) = (Int(lines[index].path), Int(lines[index].end))
+            guard start >= 0, start <= end, end <= bytes.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(rebasing: bytes[start..<end])
         }
-    }
 
-    /// Opens the folder named by the first `length` bytes of the path of the line at `index`,
-    /// under the folder open as `folder`, for looking up names in: a descriptor, or -1.
-    private func openPrefix(_ length: Int, of index: Int, in folder: Int32) -> Int32 {
-        let start = Int(lines[index].path)
-        return withName(start..<start + length, failing: -1) { openat(folder, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    }
+        /// Where the last `/` of `path` before `end` is, counted from its start.
+        private func lastSlash(in path: UnsafeBufferPointer<UInt8>, before end: Int) -> Int? {
+            var index = end - 1
+            while index >= 0 {
+                if path[index] == UInt8(ascii: "/") { return index }
+                index -= 1
+            }
+            return nil
+        }
 
-    /// Calls `body` with `prefix` and the marker's bytes in `range` as a C string, made without
-    /// a `String`; `failing` when the bytes hold a zero, which names no file the build wrote.
-    private func withName<Result>(
-        _ range: Range<Int>, after prefix: String = "", failing: Result, _ body: (UnsafePointer<CChar>) -> Result
-    ) -> Result {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return failing }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: prefix.utf8.count + range.count + 1) { name in
-            var offset = 0
-            for byte in prefix.utf8 {
-                name[offset] = CChar(bitPattern: byte)
-                offset += 1
+        /// How many bytes of the path of the line at `index` name its folder (up to its last `/`);
+        /// 0 when it has none, or names no file after it.
+        func parentLength(at index: Int) -> Int {
+            let path = path(at: index)
+            guard let last = lastSlash(in: path, before: path.count), last > 0, last + 1 < path.count else { return 0 }
+            return last
+        }
+
+        /// How many bytes of the path of the line at `index` name the folder above its own (up to
+        /// the path's last `/` but one); 0 when the path has fewer than two.
+        func anchorLength(at index: Int) -> Int {
+            let path = path(at: index)
+            // An empty name between the two (`a//b`) would leave an absolute path to look up.
+            guard let last = lastSlash(in: path, before: path.count), let anchor = lastSlash(in: path, before: last),
+                anchor + 1 < last
+            else { return 0 }
+            return anchor
+        }
+
+        /// Whether the paths of the lines at `first` and `second` start with the same `length` bytes.
+        func samePrefix(_ length: Int, _ first: Int, _ second: Int) -> Bool {
+            let (one, other) = (path(at: first), path(at: second))
+            guard length <= one.count, length <= other.count else { return false }
+            return UnsafeBufferPointer(rebasing: one[..<length]).hasSameBytes(
+                as: UnsafeBufferPointer(rebasing: other[..<length]))
+        }
+
+        /// The folder named by the first `length` bytes of the path of the line at `index`, opened
+        /// under `folder`; -1 when it cannot be.
+        func openPrefix(_ length: Int, of index: Int, in folder: Int32) -> Int32 {
+            let start = Int(lines[index].path)
+            return withName(start..<start + length, after: UnsafeBufferPointer(start: nil, count: 0), failing: -1) {
+                openat(folder, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
-            for byte in bytes[range] {
-                guard byte != 0 else { return failing }
-                name[offset] = CChar(bitPattern: byte)
-                offset += 1
+        }
+
+        /// Calls `body` with `prefix` and the marker's bytes in `range` as a C string, made without
+        /// a `String`; `failing` when the bytes hold a zero, which names no file the build wrote.
+        private func withName<Result>(
+            _ range: Range<Int>, after prefix: UnsafeBufferPointer<UInt8>, failing: Result,
+            _ body: (UnsafePointer<CChar>) -> Result
+        ) -> Result {
+            guard range.lowerBound >= 0, range.upperBound <= bytes.count, let source = bytes.baseAddress else {
+                return failing
             }
-            name[offset] = 0
-            guard let base = name.baseAddress else { return failing }
-            return body(base)
+            if memchr(source + range.lowerBound, 0, range.count) != nil { return failing }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + range.count + 1) { name in
+                guard let base = name.baseAddress else { return failing }
+                if let start = prefix.baseAddress { memcpy(base, start, prefix.count) }
+                memcpy(base + prefix.count, source + range.lowerBound, range.count)
+                base[prefix.count + range.count] = 0
+                return base.withMemoryRebound(to: CChar.self, capacity: prefix.count + range.count + 1) { body($0) }
+            }
         }
     }
 
