@@ -132,23 +132,27 @@ struct RecordReader {
     }
 
     mutating func string() throws -> String {
-        String(decoding: try stringBytes(), as: UTF8.self)
+        try withStringBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A string's bytes, as they stand in the record.
-    private mutating func stringBytes() throws -> ArraySlice<UInt8> {
+    /// Calls `body` with a string's bytes, where they stand in the record: read through a
+    /// pointer, not a slice of the array, which retained it for each of the hundreds of
+    /// thousands of strings of a 10,000-note record.
+    private mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws -> Result {
         let length = try count()
-        defer { offset += length }
-        return bytes[offset..<offset + length]
+        let start = offset
+        offset += length
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
     }
 
     /// A string, `shared` itself when it has the same bytes: no second copy of a text a record
     /// holds twice (a guide's ID is its index entry's, and its base path too, most often).
     mutating func string(sharing shared: String) throws -> String {
-        let read = try stringBytes()
-        var shared = shared
-        if shared.withUTF8({ $0.elementsEqual(read) }) { return shared }
-        return String(decoding: read, as: UTF8.self)
+        try withStringBytes { read in
+            var shared = shared
+            if shared.withUTF8({ $0.hasSameBytes(as: read) }) { return shared }
+            return String(decoding: read, as: UTF8.self)
+        }
     }
 
     mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
