@@ -151,7 +151,11 @@ struct Build: ParsableCommand {
             try interrupts.holding {
                 // A commit cut short by an error leaves its journal; the next build finishes it.
                 interrupts.onInterrupt(saying: "the output may be partly written, and the next build finishes it") {}
-                try transaction.commit(record: BuildRecord(fingerprint: fingerprint, report: report, summary: summary))
+                // The record is the fingerprint's hash alone: the walk it holds (10,000 files'
+                // names and stamps) is not freed with the record during the commit.
+                try transaction.commit(
+                    record: BuildRecord(
+                        fingerprint: BuildFingerprint(hex: fingerprint.hex), report: report, summary: summary))
                 // The output is whole now: an interrupt held until here only sets the exit status.
                 interrupts.onInterrupt(saying: "the new build is in place") {}
             }
@@ -163,7 +167,7 @@ struct Build: ParsableCommand {
         said.write(Data(summary.utf8))
         // The output is whole: an interrupt from here on has nothing to undo.
         interrupts.stop()
-        exitKeeping(compilation, status: 0)
+        exitKeeping(compilation, fingerprint, transaction, prefetched, status: 0)
     }
 }
 
