@@ -82,6 +82,19 @@ import Testing
         damaged.write("a")
         var short = RecordReader(damaged.bytes)
         #expect(throws: RecordReader.Damaged.self) { try short.strings() }
+        // A range past the bytes is read as far as they go: a string that would run past them
+        // is damage, not bytes read beyond the record.
+        var text = RecordWriter()
+        text.write("abc")
+        let cut = Array(text.bytes.dropLast())
+        var past = RecordReader(cut, in: 0..<cut.count + 64)
+        #expect(throws: RecordReader.Damaged.self) { try past.string() }
+        var wholePast = RecordReader(text.bytes, in: 0..<text.bytes.count + 64)
+        #expect(try wholePast.string() == "abc")
+        #expect(wholePast.atEnd)
+        var backwards = RecordReader(text.bytes, in: 100..<200)
+        #expect(backwards.atEnd)
+        #expect(throws: RecordReader.Damaged.self) { try backwards.string() }
     }
 
     /// The record read ahead (``OutputPrefetch``) is taken only while it is the file the

@@ -75,11 +75,12 @@ struct RecordReader {
     /// Where the bytes it reads end.
     private let end: Int
 
-    /// Reads `bytes`, or the part of them in `range`.
+    /// Reads `bytes`, or the part of them in `range` (clamped to them: strings are read through
+    /// a pointer, which checks no bounds of its own).
     init(_ bytes: [UInt8], in range: Range<Int>? = nil) {
         self.bytes = bytes
-        offset = range?.lowerBound ?? 0
-        end = range?.upperBound ?? bytes.count
+        end = min(max(range?.upperBound ?? bytes.count, 0), bytes.count)
+        offset = min(max(range?.lowerBound ?? 0, 0), end)
     }
 
     /// Whether every byte has been read.
