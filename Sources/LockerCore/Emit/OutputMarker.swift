@@ -280,9 +280,14 @@ struct OutputMarker: Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
         let lines: UnsafeBufferPointer<Line>
 
+        /// No bytes: the prefix of a name looked up from a folder open for it, the path of a
+        /// line whose offsets do not lie in the marker.
+        static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
         /// ``OutputMarker/hasStamp(at:in:under:skipping:)``, with `prefix` as UTF-8.
-        func hasStamp(at index: Int, in folder: Int32, under prefix: UnsafeBufferPointer<UInt8>, skipping: Int) -> Bool
-        {
+        func hasStamp(
+            at index: Int, in folder: Int32, under prefix: UnsafeBufferPointer<UInt8> = empty, skipping: Int = 0
+        ) -> Bool {
             guard index >= 0, index < lines.count else { return false }
             let line = lines[index]
             let (stampStart, stampEnd) = (Int(line.stamp), Int(line.inputs) - 1)
@@ -302,7 +307,6 @@ struct OutputMarker: Sendable {
 
         /// ``OutputMarker/stamps(of:in:into:)``.
         func stamps(of range: Range<Int>, in folder: Int32, into found: UnsafeMutableBufferPointer<Bool>) {
-            let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             var open: (line: Int, length: Int, folder: Int32)?
             defer { if let open, open.folder >= 0 { close(open.folder) } }
             for (slot, line) in zip(found.indices, range) {
@@ -314,8 +318,8 @@ struct OutputMarker: Sendable {
                     // A folder that could not be opened (no descriptor left, say): the whole path.
                     found[slot] =
                         current.folder >= 0
-                        ? hasStamp(at: line, in: current.folder, under: none, skipping: current.length + 1)
-                        : hasStamp(at: line, in: folder, under: none, skipping: 0)
+                        ? hasStamp(at: line, in: current.folder, skipping: current.length + 1)
+                        : hasStamp(at: line, in: folder)
                     continue
                 }
                 let next = line + 1
@@ -326,24 +330,24 @@ struct OutputMarker: Sendable {
                 if let current = open, current.folder >= 0 { close(current.folder) }
                 open = nil
                 guard length > 0 else {
-                    found[slot] = hasStamp(at: line, in: folder, under: none, skipping: 0)
+                    found[slot] = hasStamp(at: line, in: folder)
                     continue
                 }
                 let opened = openPrefix(length, of: line, in: folder)
                 open = (line, length, opened)
                 found[slot] =
                     opened >= 0
-                    ? hasStamp(at: line, in: opened, under: none, skipping: length + 1)
-                    : hasStamp(at: line, in: folder, under: none, skipping: 0)
+                    ? hasStamp(at: line, in: opened, skipping: length + 1)
+                    : hasStamp(at: line, in: folder)
             }
         }
 
         /// The bytes of the path of the line at `index`; empty when the line's offsets do not
         /// lie in the marker.
         private func path(at index: Int) -> UnsafeBufferPointer<UInt8> {
-            guard index >= 0, index < lines.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+            guard index >= 0, index < lines.count else { return Self.empty }
             let (start, end) = (Int(lines[index].path), Int(lines[index].end))
-            guard start >= 0, start <= end, end <= bytes.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+            guard start >= 0, start <= end, end <= bytes.count else { return Self.empty }
             return UnsafeBufferPointer(rebasing: bytes[start..<end])
         }
 
@@ -388,7 +392,7 @@ struct OutputMarker: Sendable {
         /// under `folder`; -1 when it cannot be.
         func openPrefix(_ length: Int, of index: Int, in folder: Int32) -> Int32 {
             let start = Int(lines[index].path)
-            return withName(start..<start + length, after: UnsafeBufferPointer(start: nil, count: 0), failing: -1) {
+            return withName(start..<start + length, failing: -1) {
                 openat(folder, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
         }
@@ -396,7 +400,7 @@ struct OutputMarker: Sendable {
         /// Calls `body` with `prefix` and the marker's bytes in `range` as a C string, made without
         /// a `String`; `failing` when the bytes hold a zero, which names no file the build wrote.
         private func withName<Result>(
-            _ range: Range<Int>, after prefix: UnsafeBufferPointer<UInt8>, failing: Result,
+            _ range: Range<Int>, after prefix: UnsafeBufferPointer<UInt8> = empty, failing: Result,
             _ body: (UnsafePointer<CChar>) -> Result
         ) -> Result {
             guard range.lowerBound >= 0, range.upperBound <= bytes.count, let source = bytes.baseAddress else {
