@@ -554,7 +554,8 @@ public struct Compiler: Sendable {
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: notes.entries)
-            try sink.write(OutputFile(path: NoteRecord.fileName, pieces: record.encodedPieces(runs: notes.runs)))
+            try sink.writeUnhashed(
+                OutputFile(path: NoteRecord.fileName, pieces: record.encodedPieces(runs: notes.runs)))
             return record
         }
         // The manifest is written and the record's notes encoded while the site is rendered

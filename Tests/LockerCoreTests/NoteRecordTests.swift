@@ -131,6 +131,36 @@ import Testing
         next.discard()
     }
 
+    /// The record is written without a hash: its marker line has `-` for one, and a build that
+    /// did not read it ahead reads it between two looks at its stamp, both the marker's. Changed
+    /// in place since the build, it is not taken.
+    @Test func theRecordIsWrittenUnhashedAndReadBackByItsStamp() throws {
+        let (vault, _, _) = try Self.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        _ = try Self.rebuild(vault, output)
+        let path = output.appendingPathComponent(NoteRecord.fileName).path
+        let bytes = try FileBytes.contents(of: path)
+        let marker = try #require(try OutputWriter.previousFiles(of: output))
+        #expect(marker[NoteRecord.fileName]?.sha256 == "-")
+        #expect(marker[NoteRecord.fileName]?.stamp != nil)
+        // Every other file has its hash.
+        #expect(marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
+        do {
+            let update = try OutputWriter.begin(replacing: output)
+            #expect(update.previousFile(NoteRecord.fileName) == bytes)
+            update.discard()
+        }
+        // The same bytes written over it in place: the file, but not as the build left it.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+        #expect(try FileBytes.contents(of: path) == bytes)
+        let next = try OutputWriter.begin(replacing: output)
+        #expect(next.previousFile(NoteRecord.fileName) == nil)
+        next.discard()
+    }
+
     /// A document is counted once whatever its languages, built or kept: what `locker build`
     /// says it built.
     @Test func aGuideIsCountedOnceInEveryLanguageBuiltOrKept() throws {
@@ -284,8 +314,10 @@ import Testing
         #expect(try Self.rebuild(vault, output).keptGuides == [])
         #expect(try Self.rebuild(vault, output).keptGuides.count == 4)
         // A byte changed in place, with the size and modification time put back: the stamp says
-        // it is the file written, its SHA-256 says not. The byte is the first of a note's content
-        // hash, which the record alone would take for an edit of that note and keep the rest.
+        // it is the file written, and the record is trusted by its stamp, as every file a rebuild
+        // keeps is (the marker holds no hash of it). The byte is the first of a note's content
+        // hash, and the note's own stamp is the recorded one: it is not read, every guide is
+        // kept, and the output is still the clean build's (`rebuild` compares them).
         var status = stat()
         #expect(stat(recordURL.path, &status) == 0)
         let recorded = [UInt8](try Data(contentsOf: recordURL))
@@ -302,7 +334,7 @@ import Testing
             var times = [status.st_atim, status.st_mtim]
         #endif
         #expect(utimensat(AT_FDCWD, recordURL.path, &times, 0) == 0)
-        #expect(try Self.rebuild(vault, output).keptGuides == [])
+        #expect(try Self.rebuild(vault, output).keptGuides.count == 4)
         // Other settings: notes may parse differently.
         try vault.write("locker.yml", Data("title: Sailing\n".utf8))
         #expect(try Self.rebuild(vault, output).keptGuides == [])

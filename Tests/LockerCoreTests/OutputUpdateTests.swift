@@ -257,6 +257,36 @@ import Testing
         }
     }
 
+    /// A journal of an earlier `locker` names its new marker by SHA-256, not by stamp: applied
+    /// again after the marker was renamed, it finds it in place by its bytes; with another
+    /// marker in place, it fails and leaves no record.
+    @Test func aJournalThatNamesItsMarkerByHashIsAppliedAsOneThatNamesItByStamp() throws {
+        try Self.withFirstBuild { output in
+            let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
+            var journal: OutputWriter.Journal
+            do {
+                // Released at the end of the block, with the output's lock.
+                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
+                for file in Self.second { try update.write(file) }
+                journal = try update.journal(record: record)
+            }
+            let newMarker = output.appendingPathComponent(try #require(journal.newMarker))
+            journal.newMarkerSHA256 = ContentHash.sha256Hex(try Data(contentsOf: newMarker))
+            journal.newMarkerStamp = nil
+            try journal.apply(in: output)
+            // Applied again: the new marker is gone from the scratch folder, and in place.
+            try journal.apply(in: output)
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
+            journal.newMarkerSHA256 = ContentHash.sha256Hex(Data("another marker".utf8))
+            #expect {
+                try journal.apply(in: output)
+            } throws: { error in
+                "\(error)".contains("the new marker is gone from its scratch folder")
+            }
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == nil)
+        }
+    }
+
     /// A new marker removed from the scratch folder before the commit (by hand) is not taken
     /// for one renamed by an earlier apply: the commit fails, and leaves no record beside the
     /// previous marker, so the next build does not take the folder for up to date.
@@ -267,7 +297,8 @@ import Testing
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
                 for file in Self.second { try update.write(file) }
                 let journal = try update.journal(record: record)
-                #expect(journal.newMarkerSHA256 != nil)
+                #expect(journal.newMarkerStamp != nil)
+                #expect(journal.newMarkerSHA256 == nil, "known by its stamp, not hashed")
                 try FileManager.default.removeItem(at: output.appendingPathComponent(try #require(journal.newMarker)))
                 #expect {
                     try journal.apply(in: output)

@@ -93,6 +93,12 @@ public protocol OutputSink: Sendable {
     /// the next build's ``reuse(_:inputs:)``). Called from several threads at once, once per path.
     func write(_ file: OutputFile, sha256: String?, inputs: String?) throws
 
+    /// Takes a file of the build's own that the next build reads back, checking it by its own
+    /// format and trusting it by its stamp, as every kept file is (the ``NoteRecord``): not hashed,
+    /// so its marker line has no SHA-256 (`-`), and always written, never kept, as such a file
+    /// changes with every build. Hashing the record took 2 ms of every rebuild.
+    func writeUnhashed(_ file: OutputFile) throws
+
     /// Whether the sink records what files were made from, for the next build, and may take
     /// files from the previous one (``reuse(_:inputs:)``): whether working out inputs is worth it.
     var recordsInputs: Bool { get }
@@ -138,6 +144,8 @@ extension OutputSink {
 
     /// Takes one file whose SHA-256 the caller may know already.
     public func write(_ file: OutputFile, sha256: String?) throws { try write(file, sha256: sha256, inputs: nil) }
+
+    public func writeUnhashed(_ file: OutputFile) throws { try write(file) }
 
     public var recordsInputs: Bool { false }
 

@@ -93,19 +93,30 @@ extension OutputWriter {
         /// The file as read ahead (``OutputPrefetch``) while it is still the one read, else read now.
         ///
         /// Bytes read ahead were read between two equal stamps, and `intact` holds that stamp to
-        /// the marker's: they are trusted as a kept file is. Bytes read now, after the stamp was
-        /// looked at, are held to the marker's SHA-256.
+        /// the marker's: they are trusted as a kept file is. Bytes read now are checked as
+        /// ``OutputWriter/previousFile(at:of:in:)`` checks them.
         public func previousFile(_ path: String) -> [UInt8]? {
             guard let line = intact(path) else { return nil }
             if let bytes = prefetched?.file(path) { return bytes }
-            guard let bytes = try? FileBytes.contents(of: output.path + "/" + path),
-                previousFiles.hasSHA256(ContentHash.sha256Hex(bytes), at: line)
-            else { return nil }
-            return bytes
+            return OutputWriter.previousFile(at: line, of: previousFiles, in: output)
         }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
+        }
+
+        public func writeUnhashed(_ file: OutputFile) throws {
+            try gate.pass {
+                try folders.ensure(scratch)
+                let target = output.path + "/" + temporary(file.path)
+                do {
+                    let stamp = try OutputWriter.writeFile(file, to: target)
+                    ledger.wrote(file.path, RecordedFile(sha256: RecordedFile.unhashed, stamp: stamp))
+                } catch {
+                    unlink(target)
+                    throw error
+                }
+            }
         }
 
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
@@ -160,11 +171,15 @@ extension OutputWriter {
             // it rather than holding its megabytes.
             let newMarker = scratch + "/" + OutputWriter.marker
             let markerText = closing.marker
-            // Hashed while it is written: each takes milliseconds of a 3.5 MB marker.
-            let markerSHA256: String
+            // Known by its stamp (size, inode, modification time), which the rename keeps: hashing
+            // a 3.5 MB marker took 2 ms of every rebuild's commit. Hashed only when the file
+            // system gives no stamp.
+            let markerStamp: String?
+            var markerSHA256: String?
             do {
                 try folders.ensure(scratch)
-                markerSHA256 = try OutputWriter.writeFileHashing(markerText, to: output.path + "/" + newMarker).sha256
+                markerStamp = try OutputWriter.writeFile(markerText, to: output.path + "/" + newMarker)
+                if markerStamp == nil { markerSHA256 = markerText.sha256Hex }
             } catch {
                 discard()
                 throw error
@@ -173,6 +188,7 @@ extension OutputWriter {
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
                 removals: removals,
                 newMarker: newMarker,
+                newMarkerStamp: markerStamp,
                 newMarkerSHA256: markerSHA256,
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: closing.twins)
@@ -202,8 +218,11 @@ extension OutputWriter {
         var removals: [String]
         /// Where the new marker waits, renamed over the marker once the files are in place.
         var newMarker: String? = nil
-        /// The new marker's SHA-256: a marker with it is this commit's, renamed by an earlier
-        /// apply of the journal.
+        /// The new marker's stamp (``VaultScanner/contentStamp(of:)``): a marker with it is this
+        /// commit's, renamed by an earlier apply of the journal.
+        var newMarkerStamp: String? = nil
+        /// The new marker's SHA-256, in place of its stamp when it had none, or in a journal of
+        /// an older `locker`.
         var newMarkerSHA256: String? = nil
         /// The new marker's text, in a journal of an older `locker`, which held it here.
         var marker: String? = nil
@@ -366,8 +385,7 @@ extension OutputWriter {
                 // Gone when a commit cut short after this rename is applied again: then the
                 // marker in place is the new one.
                 let reason = errno
-                let current = try? FileBytes.contents(of: root + OutputWriter.marker)
-                if reason != ENOENT || current.map(ContentHash.sha256Hex) != newMarkerSHA256 {
+                if reason != ENOENT || !isNewMarker(root + OutputWriter.marker) {
                     markerInPlace = false
                     let problem = reason == ENOENT ? "the new marker is gone from its scratch folder" : String(cString: strerror(reason))
                     failure = failure ?? "cannot write \(root + OutputWriter.marker): \(problem)"
@@ -384,6 +402,18 @@ extension OutputWriter {
             unlink(root + Self.file)
             Self.sweep(output)
             if let failure { throw LockerError.io(failure) }
+        }
+
+        /// Whether the file at `path` is the new marker this journal names: by its stamp, or by its
+        /// SHA-256 when the journal has no stamp.
+        private func isNewMarker(_ path: String) -> Bool {
+            if let newMarkerStamp {
+                var status = stat()
+                return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+                    && VaultScanner.contentStamp(of: status) == newMarkerStamp
+            }
+            guard let newMarkerSHA256, let current = try? FileBytes.contents(of: path) else { return false }
+            return ContentHash.sha256Hex(current) == newMarkerSHA256
         }
 
         /// Removes the scratch folders of builds that stopped before their commit.

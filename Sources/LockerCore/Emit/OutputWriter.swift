@@ -233,6 +233,14 @@ public enum OutputWriter {
             try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
         }
 
+        public func writeUnhashed(_ file: OutputFile) throws {
+            try gate.pass {
+                try folders.ensure(VaultPath.folder(of: file.path))
+                let stamp = try OutputWriter.writeFile(file, to: folder.path + "/" + file.path)
+                ledger.wrote(file.path, RecordedFile(sha256: RecordedFile.unhashed, stamp: stamp))
+            }
+        }
+
         private func put(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try folders.ensure(VaultPath.folder(of: file.path))
             let hash = sha256 ?? file.sha256Hex
@@ -289,11 +297,33 @@ public enum OutputWriter {
 
     /// A file of a build, as its marker records it.
     struct RecordedFile: Sendable, Equatable {
+        /// The SHA-256 of the file's bytes, or ``unhashed``.
         var sha256: String
         /// Size, inode and modification time when written (``VaultScanner/contentStamp(of:)``).
         var stamp: String?
         /// What the file was made from, when the build worked it out (``PageInputs``).
         var inputs: String?
+
+        /// The SHA-256 of a file written without one (``OutputSink/writeUnhashed(_:)``): no hash
+        /// is ever `-`, so such a file is never kept for its bytes.
+        static let unhashed = "-"
+    }
+
+    /// The bytes of the file of the line `line` of `marker`, in the output folder `output`, when
+    /// it is still the file the marker lists: with the marker's SHA-256, or, for a file written
+    /// without one, read between two looks at its stamp that both find the marker's.
+    static func previousFile(at line: Int, of marker: OutputMarker, in output: URL) -> [UInt8]? {
+        let path = output.path + "/" + marker.path(at: line)
+        guard marker.hasSHA256(RecordedFile.unhashed, at: line) else {
+            guard let bytes = try? FileBytes.contents(of: path),
+                marker.hasSHA256(ContentHash.sha256Hex(bytes), at: line)
+            else { return nil }
+            return bytes
+        }
+        guard marker.isIntact(at: line, in: output), let bytes = try? FileBytes.contents(of: path),
+            marker.isIntact(at: line, in: output)
+        else { return nil }
+        return bytes
     }
 
     /// The marker of a build of these files: its lines are written on every core, a run of
