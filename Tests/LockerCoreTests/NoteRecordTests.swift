@@ -156,9 +156,15 @@ import Testing
         try handle.write(contentsOf: Data(bytes))
         try handle.close()
         #expect(try FileBytes.contents(of: path) == bytes)
-        let next = try OutputWriter.begin(replacing: output)
-        #expect(next.previousFile(NoteRecord.fileName) == nil)
-        next.discard()
+        do {
+            // Released at the end of the block, with the output's lock.
+            let next = try OutputWriter.begin(replacing: output)
+            #expect(next.previousFile(NoteRecord.fileName) == nil)
+            next.discard()
+        }
+        // A rebuild in place writes it unhashed too.
+        _ = try Self.rebuild(vault, output)
+        #expect(try OutputWriter.previousFiles(of: output)?[NoteRecord.fileName]?.sha256 == "-")
     }
 
     /// A document is counted once whatever its languages, built or kept: what `locker build`
