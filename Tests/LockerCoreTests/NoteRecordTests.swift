@@ -101,70 +101,72 @@ import Testing
     /// previous build wrote: replaced since it was read, or replaced before (so that it is not
     /// the file the marker lists), it is read again by the build, which finds it unusable.
     @Test func aRecordReadAheadIsTakenOnlyWhileItIsTheFileThePreviousBuildWrote() throws {
+        try Self.withBuiltRecord { _, output, path, bytes in
+            let prefetched = OutputPrefetch(output: output)
+            let read = try #require(prefetched.file(NoteRecord.fileName))
+            #expect(read == bytes)
+            do {
+                // Released at the end of the block, with the output's lock.
+                let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
+                #expect(update.previousFile(NoteRecord.fileName) == bytes)
+                update.discard()
+            }
+
+            // Replaced after it was read: not taken.
+            let early = OutputPrefetch(output: output)
+            #expect(early.file(NoteRecord.fileName) != nil)
+            try OutputWriter.replaceFile(Data(bytes), at: path)
+            #expect(early.file(NoteRecord.fileName) == nil)
+            // Read after it was replaced: the file in place, but not the one the marker lists.
+            let late = OutputPrefetch(output: output)
+            #expect(late.file(NoteRecord.fileName) != nil)
+            let next = try OutputWriter.begin(replacing: output, prefetched: late)
+            #expect(next.previousFile(NoteRecord.fileName) == nil)
+            next.discard()
+        }
+    }
+
+    /// Builds the test vault into a new output folder and runs `body` with the vault, the
+    /// folder, the record's path and its bytes; removes both folders after.
+    static func withBuiltRecord(_ body: (TestVault, URL, String, [UInt8]) throws -> Void) throws {
         let (vault, _, _) = try Self.vault()
         let output = PageInputsTests.folder()
         defer { PageInputsTests.remove(vault, output) }
         _ = try Self.rebuild(vault, output)
         let path = output.appendingPathComponent(NoteRecord.fileName).path
-        let bytes = try FileBytes.contents(of: path)
-
-        let prefetched = OutputPrefetch(output: output)
-        let read = try #require(prefetched.file(NoteRecord.fileName))
-        #expect(read == bytes)
-        do {
-            // Released at the end of the block, with the output's lock.
-            let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
-            #expect(update.previousFile(NoteRecord.fileName) == bytes)
-            update.discard()
-        }
-
-        // Replaced after it was read: not taken.
-        let early = OutputPrefetch(output: output)
-        #expect(early.file(NoteRecord.fileName) != nil)
-        try OutputWriter.replaceFile(Data(bytes), at: path)
-        #expect(early.file(NoteRecord.fileName) == nil)
-        // Read after it was replaced: the file in place, but not the one the marker lists.
-        let late = OutputPrefetch(output: output)
-        #expect(late.file(NoteRecord.fileName) != nil)
-        let next = try OutputWriter.begin(replacing: output, prefetched: late)
-        #expect(next.previousFile(NoteRecord.fileName) == nil)
-        next.discard()
+        try body(vault, output, path, try FileBytes.contents(of: path))
     }
 
     /// The record is written without a hash: its marker line has `-` for one, and a build that
     /// did not read it ahead reads it between two looks at its stamp, both the marker's. Changed
     /// in place since the build, it is not taken.
     @Test func theRecordIsWrittenUnhashedAndReadBackByItsStamp() throws {
-        let (vault, _, _) = try Self.vault()
-        let output = PageInputsTests.folder()
-        defer { PageInputsTests.remove(vault, output) }
-        _ = try Self.rebuild(vault, output)
-        let path = output.appendingPathComponent(NoteRecord.fileName).path
-        let bytes = try FileBytes.contents(of: path)
-        let marker = try #require(try OutputWriter.previousFiles(of: output))
-        #expect(marker[NoteRecord.fileName]?.sha256 == "-")
-        #expect(marker[NoteRecord.fileName]?.stamp != nil)
-        // Every other file has its hash.
-        #expect(marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
-        do {
-            let update = try OutputWriter.begin(replacing: output)
-            #expect(update.previousFile(NoteRecord.fileName) == bytes)
-            update.discard()
+        try Self.withBuiltRecord { vault, output, path, bytes in
+            let marker = try #require(try OutputWriter.previousFiles(of: output))
+            #expect(marker[NoteRecord.fileName]?.sha256 == "-")
+            #expect(marker[NoteRecord.fileName]?.stamp != nil)
+            // Every other file has its hash.
+            #expect(marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                #expect(update.previousFile(NoteRecord.fileName) == bytes)
+                update.discard()
+            }
+            // The same bytes written over it in place: the file, but not as the build left it.
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data(bytes))
+            try handle.close()
+            #expect(try FileBytes.contents(of: path) == bytes)
+            do {
+                // Released at the end of the block, with the output's lock.
+                let next = try OutputWriter.begin(replacing: output)
+                #expect(next.previousFile(NoteRecord.fileName) == nil)
+                next.discard()
+            }
+            // A rebuild in place writes it unhashed too.
+            _ = try Self.rebuild(vault, output)
+            #expect(try OutputWriter.previousFiles(of: output)?[NoteRecord.fileName]?.sha256 == "-")
         }
-        // The same bytes written over it in place: the file, but not as the build left it.
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.write(contentsOf: Data(bytes))
-        try handle.close()
-        #expect(try FileBytes.contents(of: path) == bytes)
-        do {
-            // Released at the end of the block, with the output's lock.
-            let next = try OutputWriter.begin(replacing: output)
-            #expect(next.previousFile(NoteRecord.fileName) == nil)
-            next.discard()
-        }
-        // A rebuild in place writes it unhashed too.
-        _ = try Self.rebuild(vault, output)
-        #expect(try OutputWriter.previousFiles(of: output)?[NoteRecord.fileName]?.sha256 == "-")
     }
 
     /// A document is counted once whatever its languages, built or kept: what `locker build`
