@@ -501,11 +501,11 @@ public struct Compiler: Sendable {
                 linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
-        // The entries of the record the next build keeps guides by, and their bytes in runs,
-        // when this build records one: all of it but the site's inputs (`writeRecord`).
+        // The record's notes' entries in runs, when this build records one: all of the record
+        // but its first bytes, which hold the site's inputs (`writeRecord`).
         let recordNotes = {
-            @Sendable [notes, documents, documentPlaces, fileStamps, parseDiagnostics] ()
-                -> (entries: [NoteRecord.Entry], runs: [[UInt8]])? in
+            @Sendable [notes, documents, documentPlaces, fileStamps, parseDiagnostics, recordedNotes] ()
+                -> [[UInt8]]? in
             guard recording, program != nil, linkSurface != nil else { return nil }
             // Each guide's document, by its note's place: its index entry is copied out only
             // for a guide built again.
@@ -516,22 +516,43 @@ public struct Compiler: Sendable {
                 guideOffsets[place] = offset
             }
             let guides = guideOffsets
-            let entries = Self.parallelMap(Array(notes.indices)) { noteIndex -> NoteRecord.Entry in
+            /// The note's stamp for the record: kept only once it has settled.
+            @Sendable func stamp(_ noteIndex: Int) -> FileStamp? {
+                guard noteIndex < fileStamps.count, let stamp = fileStamps[noteIndex] else { return nil }
+                return stamp.changedSeconds < settled ? stamp : nil
+            }
+            /// The guide kept unread from the record, when it keeps the bundle file it had: the
+            /// record's own, as it was.
+            @Sendable func keptGuide(_ noteIndex: Int, document offset: Int) -> NoteRecord.KeptGuide? {
+                guard case .kept(let kept)? = built[noteIndex].document,
+                    layout.documentFile(offset, is: kept.bundleSHA256, size: kept.bundleSize)
+                else { return nil }
+                return kept.guide
+            }
+            /// Whether the record's entry for the note is its entry now, byte for byte: the same
+            /// path, settled stamp and content hash, and the guide kept from it, or no guide.
+            @Sendable func asRecorded(_ noteIndex: Int) -> Bool {
+                guard noteIndex < recordedNotes.count, let recordedStamp = recordedNotes[noteIndex].stamp,
+                    stamp(noteIndex) == recordedStamp,
+                    recordedNotes[noteIndex].sha256.hasSameBytes(as: currentHashes[noteIndex]),
+                    recordedNotes[noteIndex].path.hasSameBytes(as: notes[noteIndex].path)
+                else { return false }
+                guard notes[noteIndex].kind == .guide, let offset = guides[noteIndex], offset < layout.documentCount
+                else { return recordedNotes[noteIndex].guide == nil }
+                guard let recordedGuide = recordedNotes[noteIndex].guide else { return false }
+                return keptGuide(noteIndex, document: offset) === recordedGuide
+            }
+            return NoteRecord.encodedRuns(count: notes.count, reusing: previous, asRecorded: asRecorded) {
+                noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
-                let stamp = noteIndex < fileStamps.count ? fileStamps[noteIndex] : nil
-                var entry = NoteRecord.Entry(
-                    path: note.path, stamp: stamp.flatMap { $0.changedSeconds < settled ? $0 : nil },
-                    sha256: currentHashes[noteIndex])
+                var entry = NoteRecord.Entry(path: note.path, stamp: stamp(noteIndex), sha256: currentHashes[noteIndex])
                 if note.kind == .guide, let offset = guides[noteIndex], offset < layout.documentCount {
-                    let file = layout.documentFile(offset)
-                    let result = built[noteIndex]
-                    // A guide kept unread, with the bundle file it had: the record's own, as it was.
-                    if case .kept(let kept)? = result.document, file.sha256 == kept.bundleSHA256,
-                        file.size == kept.bundleSize
-                    {
-                        entry.guide = kept.guide
+                    if let kept = keptGuide(noteIndex, document: offset) {
+                        entry.guide = kept
                         return entry
                     }
+                    let file = layout.documentFile(offset)
+                    let result = built[noteIndex]
                     entry.guide = NoteRecord.KeptGuide(
                         id: note.id, idPosition: note.idPosition, locale: note.locale,
                         explicitLocale: note.explicitLocale, aliases: note.frontmatter.aliases, basePath: note.basePath,
@@ -544,19 +565,16 @@ public struct Compiler: Sendable {
                 }
                 return entry
             }
-            return (entries, NoteRecord.encodedRuns(of: entries, reusing: previous))
         }
-        /// Writes the record, its notes made by `recordNotes`.
-        func writeRecord(
-            _ notes: (entries: [NoteRecord.Entry], runs: [[UInt8]])?, pageSite: String
-        ) throws -> NoteRecord? {
-            guard let notes, let program, let linkSurface else { return nil }
+        /// Writes the record, its notes' entries made by `recordNotes`.
+        func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
+            guard let runs, let program, let linkSurface else { return }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: linkSurface.sha256, pageSite: pageSite,
-                indexes: layout.indexFiles, notes: notes.entries)
+                indexes: layout.indexFiles, notes: [])
             try sink.writeUnhashed(
-                OutputFile(path: NoteRecord.fileName, pieces: record.encodedPieces(runs: notes.runs)))
-            return record
+                OutputFile(
+                    path: NoteRecord.fileName, pieces: record.encodedPieces(runs: runs, noteCount: notes.count)))
         }
         // The manifest is written and the record's notes encoded while the site is rendered
         // (the longer of the two, and on one core for part of it); then the record, which needs
@@ -574,10 +592,9 @@ public struct Compiler: Sendable {
         } and: {
             try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         }
-        let record = try writeRecord(notesOfRecord, pageSite: rendered.inputsSite ?? "")
+        try writeRecord(notesOfRecord, pageSite: rendered.inputsSite ?? "")
         compilation.writtenManifest = manifest
         compilation.idCounts = idCounts
-        if let record, cache == nil { compilation.workingSet.append(record) }
         compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total
 

@@ -402,6 +402,35 @@ import Testing
         let rewritten = try #require(NoteRecord(bytes: [UInt8](changed.encoded(reusing: read))))
         #expect(rewritten.notes[0].guide?.reads == [1] && rewritten.notes[0].stamp == nil)
         #expect([UInt8](changed.encoded(reusing: read)) == [UInt8](changed.encoded))
+        // Entries copied as recorded, alone or beside others, give the bytes encoded anew.
+        let many = NoteRecord(
+            program: "p", config: "", linkSurface: "s",
+            notes: (0..<2_500).map { place in
+                NoteRecord.Entry(
+                    path: "guides/\(place).md", stamp: place % 3 == 0 ? nil : stamp, sha256: "h\(place)",
+                    guide: place % 2 == 0 ? keptGuide(reads: [place]) : nil)
+            })
+        let manyBytes = [UInt8](many.encoded)
+        let manyRead = try #require(NoteRecord(bytes: manyBytes))
+        for asRecorded: @Sendable (Int) -> Bool in [{ _ in true }, { $0 % 7 != 3 }, { $0 >= 1_020 && $0 < 1_030 }] {
+            var edited = manyRead
+            edited.notes[5].sha256 = "edited"
+            let notes = edited.notes
+            let runs = NoteRecord.encodedRuns(
+                count: notes.count, reusing: manyRead, asRecorded: { $0 != 5 && asRecorded($0) }, entry: { notes[$0] })
+            let spliced = edited.encodedPieces(runs: runs, noteCount: edited.notes.count).joined()
+            let same = spliced.elementsEqual(edited.encoded)
+            #expect(same, "the spliced record differs from the one encoded anew")
+        }
+        // A place the previous record does not hold is written anew, whatever `asRecorded` says.
+        let longerNotes = manyRead.notes + [manyRead.notes[1]]
+        let longer = NoteRecord(program: "p", config: "", linkSurface: "s", notes: longerNotes)
+        let longerRuns = NoteRecord.encodedRuns(
+            count: longerNotes.count, reusing: manyRead, asRecorded: { _ in true }, entry: { longerNotes[$0] })
+        let longerBytes = longer.encodedPieces(runs: longerRuns, noteCount: longerNotes.count).joined()
+        let longerSame = longerBytes.elementsEqual(longer.encoded)
+        #expect(longerSame, "the spliced record differs from the one encoded anew")
+
         // A guide that read a note the record does not have (a place past the end, or before it).
         for place in [2, -1] {
             var wrong = record

@@ -31,6 +31,13 @@ struct BundleWriter: Sendable {
         /// The bundle file of the document at `offset` among the documents.
         func documentFile(_ offset: Int) -> Manifest.File { written[documents.lowerBound + offset] }
 
+        /// Whether the bundle file of the document at `offset` has this SHA-256 and size: the
+        /// file's other fields are not copied out to tell.
+        func documentFile(_ offset: Int, is sha256: String, size: Int) -> Bool {
+            written[documents.lowerBound + offset].size == size
+                && written[documents.lowerBound + offset].sha256 == sha256
+        }
+
         /// The index files written, sorted by path as the manifest lists them.
         var indexFiles: [Manifest.File] {
             let indexes = Array(written[..<documents.lowerBound])

@@ -37,9 +37,10 @@ struct NoteRecord: Sendable {
     var indexes: [Manifest.File] = []
     /// Every note, in the order of the vault's notes.
     var notes: [Entry]
-    /// The bytes it was read from, and where each note's guide is in them: a guide kept as it
-    /// is goes into the next record as the same bytes.
+    /// The bytes it was read from, and where each note's entry and guide are in them: an entry
+    /// or a guide kept as it is goes into the next record as the same bytes.
     private var source: [UInt8] = []
+    private var entryBytes: [Range<Int>] = []
     private var guideBytes: [Range<Int>?] = []
 
     struct Entry: Sendable {
@@ -126,16 +127,58 @@ struct NoteRecord: Sendable {
     /// `notes`: all of the record's bytes but the few before them, so that a build can encode
     /// them before it knows the rest (``pageSite``, from the site's render).
     static func encodedRuns(of notes: [Entry], reusing previous: NoteRecord?) -> [[UInt8]] {
+        encodedRuns(count: notes.count, reusing: previous, asRecorded: { _ in false }, entry: { notes[$0] })
+    }
+
+    /// The entries of `count` notes in runs, as ``encodedRuns(of:reusing:)`` writes them, each
+    /// given by `entry` by its place, unless `asRecorded` says the previous record's entry at
+    /// that place holds as it is (the same path, stamp and content hash, and no guide or the
+    /// guide kept from it). Such an entry is copied from the bytes it was read from, with the
+    /// entries beside it in one piece: a one-note rebuild of 10,000 notes neither gathers nor
+    /// encodes the other 9,999 again.
+    static func encodedRuns(
+        count: Int, reusing previous: NoteRecord?, asRecorded: @Sendable (Int) -> Bool,
+        entry: @Sendable (Int) -> Entry
+    ) -> [[UInt8]] {
         // A run is about as long as the previous record's notes were, on average.
         let noteBytes = previous.map { $0.source.count / max($0.notes.count, 1) + 16 } ?? 256
-        return Compiler.parallelMap(Compiler.runs(of: notes.count, length: Self.runLength)) { run in
-            Self.encoded(notes[run], previous: previous, capacity: run.count * noteBytes)
+        let recorded = previous?.entryBytes ?? []
+        return Compiler.parallelMap(Compiler.runs(of: count, length: Self.runLength)) { run in
+            var writer = RecordWriter(capacity: run.count * noteBytes)
+            /// The previous record's bytes still to be copied: its entries since the last written.
+            var copying: Range<Int>?
+            func copy() {
+                if let pending = copying, let previous { writer.append(previous.source[pending]) }
+                copying = nil
+            }
+            for place in run {
+                if place < recorded.count, asRecorded(place) {
+                    let bytes = recorded[place]
+                    if let pending = copying, pending.upperBound == bytes.lowerBound {
+                        copying = pending.lowerBound..<bytes.upperBound
+                    } else {
+                        copy()
+                        copying = bytes
+                    }
+                    continue
+                }
+                copy()
+                Self.write(entry(place), at: place, previous: previous, into: &writer)
+            }
+            copy()
+            return writer.bytes
         }
     }
 
     /// The record's bytes in pieces, its notes' entries being `runs`, from
     /// ``encodedRuns(of:reusing:)`` for its ``notes``.
     func encodedPieces(runs: [[UInt8]]) -> [[UInt8]] {
+        encodedPieces(runs: runs, noteCount: notes.count)
+    }
+
+    /// The record's bytes in pieces, its `noteCount` notes' entries being `runs`
+    /// (``encodedRuns(count:reusing:asRecorded:entry:)``), whatever its ``notes``.
+    func encodedPieces(runs: [[UInt8]], noteCount: Int) -> [[UInt8]] {
         var writer = RecordWriter()
         writer.write(program)
         writer.write(config)
@@ -149,7 +192,7 @@ struct NoteRecord: Sendable {
             writer.write(index.sha256)
             writer.write(index.size)
         }
-        writer.write(UInt64(notes.count))
+        writer.write(UInt64(noteCount))
         // Each run's length first, so that the next build reads the runs on every core too.
         var lengths = RecordWriter()
         lengths.write(UInt64(runs.count))
@@ -157,62 +200,59 @@ struct NoteRecord: Sendable {
         return [Array(Self.format.utf8), writer.bytes, lengths.bytes] + runs
     }
 
-    /// The entries of some notes, in order.
-    private static func encoded(_ notes: ArraySlice<Entry>, previous: NoteRecord?, capacity: Int) -> [UInt8] {
-        var writer = RecordWriter(capacity: capacity)
-        for (place, note) in zip(notes.indices, notes) {
-            writer.write(note.path)
-            writer.write(note.sha256)
-            writer.write(note.stamp != nil)
-            if let stamp = note.stamp {
-                writer.write(stamp.size)
-                writer.write(Int64(bitPattern: stamp.inode))
-                writer.write(stamp.modifiedSeconds)
-                writer.write(stamp.modifiedNanoseconds)
-                writer.write(stamp.changedSeconds)
-                writer.write(stamp.changedNanoseconds)
-            }
-            writer.write(note.guide != nil)
-            guard let guide = note.guide else { continue }
-            if let previous, place < previous.notes.count, previous.notes[place].guide === guide,
-                place < previous.guideBytes.count, let range = previous.guideBytes[place]
-            {
-                writer.append(previous.source[range])
-                continue
-            }
-            writer.write(guide.id)
-            writer.write(guide.idPosition)
-            writer.write(guide.locale)
-            writer.write(guide.explicitLocale)
-            writer.write(guide.aliases)
-            writer.write(guide.basePath)
-            writer.write(guide.frontmatterID)
-            writer.write(guide.frontmatterKind)
-            writer.write(guide.frontmatterType)
-            Self.write(guide.parseDiagnostics, into: &writer)
-            Self.write(guide.diagnostics, into: &writer)
-            writer.write(UInt64(guide.reads.count))
-            for read in guide.reads { writer.write(read) }
-            writer.write(UInt64(guide.assets.count))
-            for asset in guide.assets {
-                writer.write(asset.path)
-                writer.write(asset.bundled)
-                writer.write(asset.state)
-            }
-            let entry = guide.entry
-            writer.write(entry.id)
-            writer.write(entry.uuid)
-            writer.write(entry.title)
-            writer.write(entry.subtitle)
-            writer.write(entry.category)
-            writer.write(entry.type)
-            writer.write(entry.tags)
-            writer.write(entry.order)
-            writer.write(entry.locale)
-            writer.write(guide.bundleSHA256)
-            writer.write(guide.bundleSize)
+    /// Writes the entry of the note at `place`, its guide copied from `previous` when it is
+    /// the one kept from there.
+    private static func write(_ note: Entry, at place: Int, previous: NoteRecord?, into writer: inout RecordWriter) {
+        writer.write(note.path)
+        writer.write(note.sha256)
+        writer.write(note.stamp != nil)
+        if let stamp = note.stamp {
+            writer.write(stamp.size)
+            writer.write(Int64(bitPattern: stamp.inode))
+            writer.write(stamp.modifiedSeconds)
+            writer.write(stamp.modifiedNanoseconds)
+            writer.write(stamp.changedSeconds)
+            writer.write(stamp.changedNanoseconds)
         }
-        return writer.bytes
+        writer.write(note.guide != nil)
+        guard let guide = note.guide else { return }
+        if let previous, place < previous.notes.count, previous.notes[place].guide === guide,
+            place < previous.guideBytes.count, let range = previous.guideBytes[place]
+        {
+            writer.append(previous.source[range])
+            return
+        }
+        writer.write(guide.id)
+        writer.write(guide.idPosition)
+        writer.write(guide.locale)
+        writer.write(guide.explicitLocale)
+        writer.write(guide.aliases)
+        writer.write(guide.basePath)
+        writer.write(guide.frontmatterID)
+        writer.write(guide.frontmatterKind)
+        writer.write(guide.frontmatterType)
+        Self.write(guide.parseDiagnostics, into: &writer)
+        Self.write(guide.diagnostics, into: &writer)
+        writer.write(UInt64(guide.reads.count))
+        for read in guide.reads { writer.write(read) }
+        writer.write(UInt64(guide.assets.count))
+        for asset in guide.assets {
+            writer.write(asset.path)
+            writer.write(asset.bundled)
+            writer.write(asset.state)
+        }
+        let entry = guide.entry
+        writer.write(entry.id)
+        writer.write(entry.uuid)
+        writer.write(entry.title)
+        writer.write(entry.subtitle)
+        writer.write(entry.category)
+        writer.write(entry.type)
+        writer.write(entry.tags)
+        writer.write(entry.order)
+        writer.write(entry.locale)
+        writer.write(guide.bundleSHA256)
+        writer.write(guide.bundleSize)
     }
 
     /// The record in `bytes`; nil when they are not a whole record of this format.
@@ -248,39 +288,50 @@ struct NoteRecord: Sendable {
             guard runPlaces.count == runs.count else { return nil }
             var entries: [Entry] = []
             var guides = [Range<Int>?](repeating: nil, count: count)
+            var entryRanges = [Range<Int>](repeating: 0..<0, count: count)
             guides.withUnsafeMutableBufferPointer { guides in
-                guard let guidesBase = guides.baseAddress else { return }
-                let guideSlots = RecordSlots(base: guidesBase)
-                entries = [Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    guard let base = buffer.baseAddress else { return }
-                    let entrySlots = RecordSlots(base: base)
-                    // How many entries each run decoded, and whether they were the whole run.
-                    let decoded = Compiler.parallelMap(Array(runs.indices)) { run -> (made: Int, whole: Bool) in
-                        let bytes = (first + runs[run].lowerBound)..<(first + runs[run].upperBound)
-                        var reader = RecordReader(source, in: bytes)
-                        var place = runPlaces[run].lowerBound
-                        while !reader.atEnd, place < runPlaces[run].upperBound {
-                            guard let (entry, guide) = try? Self.entry(from: &reader) else { break }
-                            (entrySlots.base + place).initialize(to: entry)
-                            guideSlots.base[place] = guide
-                            place += 1
+                entryRanges.withUnsafeMutableBufferPointer { entryRanges in
+                    guard let guidesBase = guides.baseAddress, let rangesBase = entryRanges.baseAddress
+                    else { return }
+                    let guideSlots = RecordSlots(base: guidesBase)
+                    let rangeSlots = RecordSlots(base: rangesBase)
+                    entries = [Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        guard let base = buffer.baseAddress else { return }
+                        let entrySlots = RecordSlots(base: base)
+                        // How many entries each run decoded, and whether they were the whole run.
+                        let decoded = Compiler.parallelMap(Array(runs.indices)) { run -> (made: Int, whole: Bool) in
+                            let bytes = (first + runs[run].lowerBound)..<(first + runs[run].upperBound)
+                            var reader = RecordReader(source, in: bytes)
+                            var place = runPlaces[run].lowerBound
+                            while !reader.atEnd, place < runPlaces[run].upperBound {
+                                let start = reader.bytesRead
+                                guard let (entry, guide) = try? Self.entry(from: &reader) else { break }
+                                (entrySlots.base + place).initialize(to: entry)
+                                guideSlots.base[place] = guide
+                                rangeSlots.base[place] = start..<reader.bytesRead
+                                place += 1
+                            }
+                            return (
+                                place - runPlaces[run].lowerBound,
+                                reader.atEnd && place == runPlaces[run].upperBound
+                            )
                         }
-                        return (place - runPlaces[run].lowerBound, reader.atEnd && place == runPlaces[run].upperBound)
-                    }
-                    guard decoded.allSatisfy(\.whole) else {
-                        // A damaged run: the entries decoded are let go, and the record is not read.
-                        for (run, done) in zip(runPlaces, decoded) {
-                            (base + run.lowerBound).deinitialize(count: done.made)
+                        guard decoded.allSatisfy(\.whole) else {
+                            // A damaged run: the entries decoded are let go, and the record is not read.
+                            for (run, done) in zip(runPlaces, decoded) {
+                                (base + run.lowerBound).deinitialize(count: done.made)
+                            }
+                            initialized = 0
+                            return
                         }
-                        initialized = 0
-                        return
+                        initialized = count
                     }
-                    initialized = count
                 }
             }
             guard entries.count == count else { return nil }
             notes = entries
             guideBytes = guides
+            entryBytes = entryRanges
             self.source = source
             // Every place a guide read is one of the record's notes.
             let places = notes.indices
