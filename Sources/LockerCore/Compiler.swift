@@ -239,10 +239,13 @@ public struct Compiler: Sendable {
             cache != nil || sink.recordsInputs
             ? LinkSurface(config: configData, notes: notes, assets: assetPaths, decks: catalog.groups) : nil
         let surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
+        // Its hash, for the record and the page inputs: hashed once (the surface of 10,000 notes
+        // is 640 kB, hashed three times in every rebuild, twice on one core).
+        let surfaceSHA256 = sink.recordsInputs ? linkSurface?.sha256 : nil
         // The surface holds every note's kind, ID and locale: while it is the one a build found
         // no two documents sharing an ID under, none do. So it is for the surface the record was
         // written under: only a build without errors writes one.
-        let recordedSurface = previous.map { $0.linkSurface == linkSurface?.sha256 } ?? false
+        let recordedSurface = previous.map { $0.linkSurface == surfaceSHA256 } ?? false
         if !(cache?.hasNoDuplicateIDs(surface: surface) ?? false), !recordedSurface {
             let duplicates = Self.duplicateIDs(notes.filter { $0.kind != .deck })
             diagnostics += duplicates
@@ -496,9 +499,9 @@ public struct Compiler: Sendable {
             assets: assets, cache: cache, origins: origins)
         site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
         // Without a way to tell this program from the next, pages are always rendered.
-        if sink.recordsInputs, let linkSurface, let program {
+        if sink.recordsInputs, let surfaceSHA256, let program {
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: linkSurface.sha256, program: program, bundleFiles: layout.documentSHA256s,
+                linkSurface: surfaceSHA256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
         // The record's notes' entries in runs, when this build records one: all of the record
@@ -506,7 +509,7 @@ public struct Compiler: Sendable {
         let recordNotes = {
             @Sendable [notes, documents, documentPlaces, fileStamps, parseDiagnostics, recordedNotes] ()
                 -> [[UInt8]]? in
-            guard recording, program != nil, linkSurface != nil else { return nil }
+            guard recording, program != nil, surfaceSHA256 != nil else { return nil }
             // Each guide's document, by its note's place: its index entry is copied out only
             // for a guide built again.
             var guideOffsets = [Int?](repeating: nil, count: notes.count)
@@ -568,9 +571,9 @@ public struct Compiler: Sendable {
         }
         /// Writes the record, its notes' entries made by `recordNotes`.
         func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
-            guard let runs, let program, let linkSurface else { return }
+            guard let runs, let program, let surfaceSHA256 else { return }
             let record = NoteRecord(
-                program: program, config: configHash, linkSurface: linkSurface.sha256, pageSite: pageSite,
+                program: program, config: configHash, linkSurface: surfaceSHA256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: [])
             try sink.writeUnhashed(
                 OutputFile(

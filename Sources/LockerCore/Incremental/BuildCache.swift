@@ -354,7 +354,7 @@ struct AssetUse: Sendable, Hashable {
 struct LinkSurface: Sendable, Equatable {
     private var bytes = SurfaceBytes()
 
-    /// The SHA-256 of the surface, for ``PageInputs``.
+    /// The SHA-256 of the surface, for ``PageInputs``: hashed at each call.
     var sha256: String { bytes.sha256 }
 
     /// - Parameter decks: which notes make up each deck. A note can move from a deck of its own
