@@ -387,7 +387,10 @@ extension OutputWriter {
                 let reason = errno
                 if reason != ENOENT || !isNewMarker(root + OutputWriter.marker) {
                     markerInPlace = false
-                    let problem = reason == ENOENT ? "the new marker is gone from its scratch folder" : String(cString: strerror(reason))
+                    let problem =
+                        reason == ENOENT
+                        ? "the new marker is gone from its scratch folder, and the marker in place is not this commit's"
+                        : String(cString: strerror(reason))
                     failure = failure ?? "cannot write \(root + OutputWriter.marker): \(problem)"
                 }
             } else if newMarker == nil, let marker {
