@@ -120,7 +120,7 @@ struct NoteRecord: Sendable {
     /// (``OutputFile/init(path:pieces:)``), with each guide that is `previous`'s own at the same
     /// place (the same object: kept from it unread) copied from the bytes it was read from.
     func encodedPieces(reusing previous: NoteRecord?) -> [[UInt8]] {
-        encodedPieces(runs: Self.encodedRuns(of: notes, reusing: previous))
+        encodedPieces(runs: Self.encodedRuns(of: notes, reusing: previous), noteCount: notes.count)
     }
 
     /// The notes' entries in runs, as ``encodedPieces(reusing:)`` writes them for a record of
@@ -170,14 +170,9 @@ struct NoteRecord: Sendable {
         }
     }
 
-    /// The record's bytes in pieces, its notes' entries being `runs`, from
-    /// ``encodedRuns(of:reusing:)`` for its ``notes``.
-    func encodedPieces(runs: [[UInt8]]) -> [[UInt8]] {
-        encodedPieces(runs: runs, noteCount: notes.count)
-    }
-
     /// The record's bytes in pieces, its `noteCount` notes' entries being `runs`
-    /// (``encodedRuns(count:reusing:asRecorded:entry:)``), whatever its ``notes``.
+    /// (``encodedRuns(of:reusing:)`` for its ``notes``, or
+    /// ``encodedRuns(count:reusing:asRecorded:entry:)``), whatever its ``notes``.
     func encodedPieces(runs: [[UInt8]], noteCount: Int) -> [[UInt8]] {
         var writer = RecordWriter()
         writer.write(program)
