@@ -16,13 +16,16 @@ import Testing
     /// of the regular files, by absolute path, for the build that follows.
     /// The folders of each level are read side by side; the walk still lists the vault as one
     /// walk down its folders would, the same way every time: the vault first, each folder after
-    /// the folder holding it, each folder's files together, under that folder.
+    /// the folder holding it, and the files in the order of their paths' bytes, which the build
+    /// lists them in without sorting them again.
     @Test func theWalkListsFoldersInOneOrderWhateverReadThemFirst() throws {
         // Two folders named by one text, composed and decomposed: equal strings, two folders.
         let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        // Files beside a folder of a name they begin with: `a.md` before `a/…` (`.` before `/`),
+        // `a0.md` after it (`0` after `/`), and so on in `a` itself.
         let paths = [
-            "7.md", "a/3.md", "a/b/2.md", "a/b/c/1.md", "a/b/c/8.md", "d/5.md", "d/e/4.md", "d/g/9.md", "f/6.md",
-            "f/h/i/j/10.md", composed + "/11.md", decomposed + "/12.md",
+            "7.md", "a.md", "a0.md", "a/3.md", "a/b.md", "a/c.md", "a/b/2.md", "a/b/c/1.md", "a/b/c/8.md", "d/5.md",
+            "d/e/4.md", "d/g/9.md", "f/6.md", "f/h/i/j/10.md", composed + "/11.md", decomposed + "/12.md",
         ]
         let vault = try TestVault(Dictionary(uniqueKeysWithValues: paths.map { ($0, "x") }))
         defer { vault.remove() }
@@ -50,10 +53,8 @@ import Testing
             let parent = Array(VaultPath.folder(of: folder).utf8)
             #expect(folderBytes.firstIndex(of: parent).map { $0 < place } == true, "\(folder) after its folder")
         }
-        // Each folder's files come together, in the order of the folders.
-        let fileFolders = walk.entries.map { Array(VaultPath.folder(of: $0.relative).utf8) }
-        let runs = fileFolders.enumerated().filter { $0.offset == 0 || fileFolders[$0.offset - 1] != $0.element }
-        #expect(runs.map(\.element) == folderBytes.filter { fileFolders.contains($0) })
+        // The files come in the order of their paths' bytes.
+        #expect(walk.entries.map { Array($0.relative.utf8) } == bytes(paths))
         // The listing a build takes from the walk is a scan's: both folders' notes, once each.
         let scanner = VaultScanner(root: vault.root, config: VaultConfig(), skipping: [])
         let listed = try #require(scanner.listing(of: walk)).notes.map(\.path)
