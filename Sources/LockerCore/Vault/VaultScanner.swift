@@ -272,8 +272,7 @@ extension VaultScanner {
     static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
         let start = root.standardizedFileURL.path
         let listings = listFolders(under: start, skipping: skipping)
-        // Each file with the place of its folder in `folders`, in the order of their paths
-        // (`visit`).
+        // Each file with the place of its folder in `folders`, in the order of their paths.
         var found: [(relative: String, absolute: String, folder: Int)] = []
         // Made at its size: grown by doubling, its copies were megabytes of memory touched for
         // the first time.
@@ -284,23 +283,18 @@ extension VaultScanner {
         // every rebuild). A folder's files come where its name with a `/` after it comes among
         // its parent's files. Depth first, on a stack of its own rather than the thread's: a
         // vault may nest folders as deep as paths go.
-        var entered: [(listing: FolderListing, place: Int, file: Int, folder: Int)] = []
+        var entered: [EnteredFolder] = []
         func enter(_ folder: String) {
             guard let listing = listings[Array(folder.utf8)] ?? nil else { return }
             folders.append(listing.absolute)
-            entered.append((listing, folders.count - 1, 0, 0))
+            entered.append(EnteredFolder(listing: listing, place: folders.count - 1))
         }
         enter("")
-        while let (listing, place, file, folder) = entered.last {
-            let (files, subfolders) = (listing.files, listing.folders)
-            if file < files.count,
-                folder == subfolders.count || Self.precedes(file: files[file].relative, folder: subfolders[folder])
-            {
-                found.append((files[file].relative, files[file].absolute, place))
-                entered[entered.count - 1].file += 1
-            } else if folder < subfolders.count {
-                entered[entered.count - 1].folder += 1
-                enter(subfolders[folder])
+        while let current = entered.last {
+            if let file = current.nextFile() {
+                found.append((file.relative, file.absolute, current.place))
+            } else if let folder = current.nextFolder() {
+                enter(folder)
             } else {
                 entered.removeLast()
             }
@@ -410,10 +404,42 @@ extension VaultScanner {
         return listings
     }
 
+    /// A folder the walk is in (``walk(root:skipping:)``): its files and folders, in the order
+    /// of their paths, a folder's name read with a `/` after it.
+    private final class EnteredFolder {
+        let listing: FolderListing
+        /// The folder's place among the folders entered.
+        let place: Int
+        private var file = 0
+        private var folder = 0
+
+        init(listing: FolderListing, place: Int) {
+            self.listing = listing
+            self.place = place
+        }
+
+        /// The next file, when it comes before the next folder's files (or there is no folder left).
+        func nextFile() -> (relative: String, absolute: String)? {
+            guard file < listing.files.count,
+                folder == listing.folders.count
+                    || VaultScanner.precedes(file: listing.files[file].relative, folder: listing.folders[folder])
+            else { return nil }
+            defer { file += 1 }
+            return listing.files[file]
+        }
+
+        /// The next folder, to enter before the files after it.
+        func nextFolder() -> String? {
+            guard folder < listing.folders.count else { return nil }
+            defer { folder += 1 }
+            return listing.folders[folder]
+        }
+    }
+
     /// Whether the file at `file` comes before every file in the folder at `folder` (both from
     /// the vault, in one folder), as their paths' bytes order them: the folder read as its name
     /// and a `/`.
-    private static func precedes(file: String, folder: String) -> Bool {
+    fileprivate static func precedes(file: String, folder: String) -> Bool {
         var (file, folder) = (file.utf8.makeIterator(), folder.utf8.makeIterator())
         while true {
             guard let byte = file.next() else { return true }
