@@ -101,6 +101,25 @@ import Testing
         }
     }
 
+    /// A path looked for after a line found before is found at the next line when it is there,
+    /// and anywhere else as without the hint: a hint from another marker, a line out of range, a
+    /// line far from the path, or a path the marker does not list.
+    @Test func aPathLookedForAfterAnEarlierLineIsFoundWhereverItIs() {
+        let paths = (0..<500).map { "site/guides/note-\($0)/index.html" }.sorted { $0.utf8Precedes($1) }
+        let marker = OutputMarker(
+            OutputWriter.markerText(
+                Dictionary(uniqueKeysWithValues: paths.map { ($0, Recorded(sha256: "a", stamp: "-", inputs: nil)) })))
+        for (offset, path) in paths.enumerated() {
+            for hint in [offset - 1, offset, offset + 1, offset - 2, 0, -1, -7, 499, 500, 10_000, Int.max, Int.min] {
+                #expect(marker.index(of: path, after: hint) == offset, "\(path) after \(hint)")
+            }
+            #expect(marker.index(of: path + "x", after: offset - 1) == nil)
+            #expect(marker.index(of: String(path.dropLast()), after: offset - 1) == nil)
+        }
+        #expect(OutputMarker.empty.index(of: paths[0], after: -1) == nil)
+        #expect(OutputMarker.empty.index(of: paths[0], after: 3) == nil)
+    }
+
     /// A marker of an earlier `locker`, without the format line, has two fields before the path:
     /// a path may hold spaces, and a line with fewer fields, or ending in its last space, is
     /// read as such.

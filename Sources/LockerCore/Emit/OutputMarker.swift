@@ -153,6 +153,26 @@ struct OutputMarker: Sendable {
         return path.withUTF8 { index(ofBytes: $0) }
     }
 
+    /// ``index(of:)``, looking first at the line after `previous`: files asked about in the
+    /// order of their paths (a site's pages, in the order of their documents) are found in the
+    /// lines next to each other, without the table's probe and the cache misses of a line
+    /// anywhere in 3.5 MB.
+    func index(of path: String, after previous: Int) -> Int? {
+        var path = path
+        return path.withUTF8 { key in
+            if previous >= -1, previous < lines.count - 1 {
+                let next = previous + 1
+                let line = lines[next]
+                let found = bytes.withUnsafeBufferPointer { buffer in
+                    Int(line.path) <= Int(line.end) && Int(line.end) <= buffer.count
+                        && UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).hasSameBytes(as: key)
+                }
+                if found { return next }
+            }
+            return index(ofBytes: key)
+        }
+    }
+
     private func index(ofBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
         bytes.withUnsafeBufferPointer { buffer in
             var slot = Self.hash(key) & (table.count - 1)
