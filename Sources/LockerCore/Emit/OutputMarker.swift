@@ -160,31 +160,26 @@ struct OutputMarker: Sendable {
     func index(of path: String, after previous: Int) -> Int? {
         var path = path
         return path.withUTF8 { key in
-            if previous >= -1, previous < lines.count - 1 {
-                let next = previous + 1
-                let line = lines[next]
-                let found = bytes.withUnsafeBufferPointer { buffer in
-                    Int(line.path) <= Int(line.end) && Int(line.end) <= buffer.count
-                        && UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).hasSameBytes(as: key)
-                }
-                if found { return next }
-            }
+            if previous >= -1, previous < lines.count - 1, hasPath(key, at: previous + 1) { return previous + 1 }
             return index(ofBytes: key)
         }
     }
 
     private func index(ofBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var slot = Self.hash(key) & (table.count - 1)
-            while true {
-                let taken = Int(table[slot])
-                if taken == 0 { return nil }
-                let line = lines[taken - 1]
-                if UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).hasSameBytes(as: key) {
-                    return taken - 1
-                }
-                slot = (slot + 1) & (table.count - 1)
-            }
+        var slot = Self.hash(key) & (table.count - 1)
+        while true {
+            let taken = Int(table[slot])
+            if taken == 0 { return nil }
+            if hasPath(key, at: taken - 1) { return taken - 1 }
+            slot = (slot + 1) & (table.count - 1)
+        }
+    }
+
+    /// Whether the line at `index` (one of the marker's) lists the path `key`.
+    private func hasPath(_ key: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let line = lines[index]
+        return bytes.withUnsafeBufferPointer { buffer in
+            UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)]).hasSameBytes(as: key)
         }
     }
 

@@ -60,9 +60,9 @@ extension OutputWriter {
         /// The previous build's line for `path` when the file is still the one it wrote; looked
         /// for first after `previous`, a line found before (``OutputMarker/index(of:after:)``).
         private func intact(_ path: String, after previous: Int? = nil) -> Int? {
-            guard let line = previous.map({ previousFiles.index(of: path, after: $0) }) ?? previousFiles.index(of: path)
-            else { return nil }
-            return intact(line: line)
+            let found =
+                if let previous { previousFiles.index(of: path, after: previous) } else { previousFiles.index(of: path) }
+            return found.flatMap(intact(line:))
         }
 
         /// `line` when its file is still the one the previous build wrote.
@@ -479,9 +479,9 @@ extension OutputWriter {
     }
 }
 
-/// The marker line this thread found last (``OutputWriter/Update/reuseAsRecorded(_:)``): a
-/// hint, checked against the path asked about, so one left by another update, or another
-/// marker, only costs a look.
+/// The marker line this thread found a page at last (``OutputWriter/Update/reuse(_:inputs:)``,
+/// ``OutputWriter/Update/reuseAsRecorded(_:)``): a hint, checked against the path asked about,
+/// so one left by another update, or another marker, only costs a look.
 private enum LastLine {
     /// One key for the process, made once and never deleted.
     private static let key: pthread_key_t? = {
