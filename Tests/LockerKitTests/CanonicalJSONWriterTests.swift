@@ -56,6 +56,25 @@ import Testing
             Manifest.contentVersion(ofLines: runs.map(\.versionLines)) == Manifest.contentVersion(of: manifest.files))
     }
 
+    /// A file's ETag is its hash's, made when asked rather than stored: read from JSON, a file
+    /// takes it from its `sha256`, whatever the JSON says or leaves out, and writes it the same
+    /// way, escapes and all.
+    @Test func aFileTakesItsETagFromItsHash() throws {
+        let json = #"""
+            [{"etag":"\"sha256-other\"","kind":"guide","path":"guide/en/ab.json","sha256":"ab\\\"","size":3},
+            {"kind":"asset","path":"x.png","sha256":"cd","size":0}]
+            """#
+        let files = try JSONDecoder().decode([Manifest.File].self, from: Data(json.utf8))
+        #expect(files.map(\.etag) == [#""sha256-ab\"""#, #""sha256-cd""#])
+        let written = String(decoding: CanonicalJSONWriter.data(for: files[0]), as: UTF8.self)
+        #expect(
+            written
+                == #"{"etag":"\"sha256-ab\\\"\"","kind":"guide","path":"guide/en/ab.json","sha256":"ab\\\"","size":3}"#
+                + "\n")
+        let again = try JSONDecoder().decode(Manifest.File.self, from: try JSONEncoder().encode(files[0]))
+        #expect(again == files[0] && again.etag == files[0].etag)
+    }
+
     @Test func writesEveryBlockAndSpanCase() throws {
         var random = RandomContent(seed: 7)
         var blockTypes: Set<String> = []

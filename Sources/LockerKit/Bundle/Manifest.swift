@@ -76,7 +76,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// was copied first, its strings retained and released, 10,000 times a manifest.
     private static func write(_ files: [File], at offset: Int, to json: inout CanonicalJSONWriter) {
         File.write(
-            etag: files[offset].etag, id: files[offset].id, kind: files[offset].kind, lists: files[offset].lists,
+            id: files[offset].id, kind: files[offset].kind, lists: files[offset].lists,
             locale: files[offset].locale, path: files[offset].path, sha256: files[offset].sha256,
             size: files[offset].size, to: &json)
     }
@@ -132,8 +132,9 @@ public struct Manifest: Sendable, Hashable, Codable {
         public var lists: String?
         public var sha256: String
         public var size: Int
-        /// The strong HTTP ETag: `"sha256-<hex>"`, quotes included.
-        public var etag: String
+        /// The strong HTTP ETag: `"sha256-<hex>"`, quotes included; made from ``sha256`` when
+        /// asked, and written from it (a build makes 10,000 files, and made as many ETags).
+        public var etag: String { ContentHash.etag(sha256: sha256) }
 
         public init(
             path: String, kind: String, locale: String?, id: String?, lists: String?, sha256: String, size: Int
@@ -145,7 +146,35 @@ public struct Manifest: Sendable, Hashable, Codable {
             self.lists = lists
             self.sha256 = sha256
             self.size = size
-            self.etag = ContentHash.etag(sha256: sha256)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case path, kind, locale, id, lists, sha256, size, etag
+        }
+
+        /// Reads a file's fields; its ``etag`` is made from its ``sha256``, as a build writes it.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decode(String.self, forKey: .path)
+            kind = try container.decode(String.self, forKey: .kind)
+            locale = try container.decodeIfPresent(String.self, forKey: .locale)
+            id = try container.decodeIfPresent(String.self, forKey: .id)
+            lists = try container.decodeIfPresent(String.self, forKey: .lists)
+            sha256 = try container.decode(String.self, forKey: .sha256)
+            size = try container.decode(Int.self, forKey: .size)
+        }
+
+        /// Writes a file's fields and its ``etag``.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(kind, forKey: .kind)
+            try container.encodeIfPresent(locale, forKey: .locale)
+            try container.encodeIfPresent(id, forKey: .id)
+            try container.encodeIfPresent(lists, forKey: .lists)
+            try container.encode(sha256, forKey: .sha256)
+            try container.encode(size, forKey: .size)
+            try container.encode(etag, forKey: .etag)
         }
     }
 }
@@ -185,18 +214,19 @@ extension Manifest: CanonicalJSONWritable {
 extension Manifest.File: CanonicalJSONWritable {
     public func write(to json: inout CanonicalJSONWriter) {
         Self.write(
-            etag: etag, id: id, kind: kind, lists: lists, locale: locale, path: path, sha256: sha256, size: size,
+            id: id, kind: kind, lists: lists, locale: locale, path: path, sha256: sha256, size: size,
             to: &json)
     }
 
     /// A file's JSON from its fields, in the order of their names: the one list of its members,
     /// for a file and for one read in place from an array (``Manifest/encodedRun(of:order:)``).
     static func write(
-        etag: String, id: String?, kind: String, lists: String?, locale: String?, path: String, sha256: String,
+        id: String?, kind: String, lists: String?, locale: String?, path: String, sha256: String,
         size: Int, to json: inout CanonicalJSONWriter
     ) {
         json.openObject()
-        json.member("etag", etag)
+        json.key("etag")
+        json.etag(sha256: sha256)
         json.member("id", id)
         json.member("kind", kind)
         json.member("lists", lists)
