@@ -481,6 +481,7 @@ public struct Compiler: Sendable {
         var writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
         writer.unchangedListings = unchangedListings
         writer.previousIndexes = previous?.indexes ?? []
+        writer.previousManifestHolds = previous != nil
         /// The error a bundle that cannot be written throws.
         @Sendable func bundleError(_ error: any Error) -> LockerError {
             error as? LockerError ?? LockerError.io("cannot encode the bundle: \(error)")

@@ -16,6 +16,10 @@ struct BundleWriter: Sendable {
     /// build's index files: such an index is its file again, neither listed nor encoded.
     var unchangedListings: Set<ContentKind> = []
     var previousIndexes: [Manifest.File] = []
+    /// Whether the previous build's manifest, if still in the output, was written by this
+    /// program with these settings (its ``NoteRecord`` holds): a file it lists with the same path
+    /// and SHA-256 has the same entry, which is copied from it (``Manifest/encodedRun(of:order:reusing:)``).
+    var previousManifestHolds = false
 
     /// What ``render(documents:assets:into:progress:)`` wrote: every file of the bundle but the
     /// manifest and `_headers`, which ``writeManifest(of:into:)`` writes.
@@ -184,18 +188,24 @@ struct BundleWriter: Sendable {
     func writeManifest(of layout: Layout, into sink: some OutputSink) throws -> WrittenManifest {
         let root = BundleSchema.folder
         let files = layout.written
-        // Listed by path, through their places: the files themselves are not copied.
-        let order = files.map(\.path).utf8SortedOffsets()
+        // Listed by path, through their places: the files themselves are not copied. The
+        // previous manifest's entries are found meanwhile.
+        let path = root + "/manifest.json"
+        let (previous, order) = Compiler.concurrently { [previousManifestHolds] in
+            previousManifestHolds ? sink.previousFile(path).flatMap(ManifestEntries.init(bytes:)) : nil
+        } and: {
+            files.map(\.path).utf8SortedOffsets()
+        }
         // The manifest's 10,000 files are written in runs on every core, then joined in order.
         let runs = Compiler.parallelMap(Compiler.runs(of: order.count, length: 1024)) { range in
-            Manifest.encodedRun(of: files, order: order[range])
+            Manifest.encodedRun(of: files, order: order[range], reusing: previous)
         }
         let header = Manifest(
             schemaVersion: BundleSchema.version,
             contentVersion: Manifest.contentVersion(ofLines: runs.map(\.versionLines)),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
             deepLinkScheme: config.deepLinkScheme, files: [])
-        try sink.write(OutputFile(path: root + "/manifest.json", pieces: header.pieces(fileRuns: runs.map(\.json))))
+        try sink.write(OutputFile(path: path, pieces: header.pieces(fileRuns: runs.map(\.json))))
         try sink.write(OutputFile(path: "_headers", data: Data(headers(files: files, order: order).utf8)))
         return WrittenManifest(header: header, files: files, order: order)
     }

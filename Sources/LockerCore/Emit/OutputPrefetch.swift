@@ -10,13 +10,13 @@ import LockerKit
 /// What a rebuild reads of the previous build first, read on a thread of its own from the
 /// moment the build starts, while the vault is walked for its fingerprint: the marker
 /// (``OutputMarker``, 3.5 MB for 10,000 notes), parsed, then the ``NoteRecord``'s bytes (as
-/// much again): what ``OutputWriter/Update/previousFile(_:)`` then takes instead of reading the
-/// file. They are not hashed: read between two equal stamps, and taken only while the file has
+/// much again), then the bundle's manifest (2.7 MB, whose entries a rebuild copies): what
+/// ``OutputWriter/Update/previousFile(_:)`` then takes instead of reading the file. They are not hashed: read between two equal stamps, and taken only while the file has
 /// the stamp the marker lists for it, they are the bytes the previous build wrote, as every file
 /// a rebuild keeps is trusted by its stamp (hashing them was 2 ms of CPU in every rebuild). The build decodes the record on every core: decoded here, beside the
 /// output's survey, it kept the build waiting.
 ///
-/// Both files are only ever replaced whole (renamed over), so a file read is the one in place
+/// The files are only ever replaced whole (renamed over), so a file read is the one in place
 /// as long as its stamp (size, inode, modification and change times) is the same: ``marker()``
 /// and ``file(_:)`` check it when asked, after the lock is taken and a cut-short commit
 /// finished, and answer nil when the file changed, for the caller to read it again.
@@ -26,6 +26,10 @@ public final class OutputPrefetch: @unchecked Sendable {
     private let recordRead = DispatchSemaphore(value: 0)
     private var readMarker: (stamp: FileStamp, marker: OutputMarker)?
     private var readRecord: (stamp: FileStamp, bytes: [UInt8])?
+    private let manifestRead = DispatchSemaphore(value: 0)
+    private var readManifest: (stamp: FileStamp, bytes: [UInt8])?
+    /// The manifest's path in the output.
+    static let manifest = BundleSchema.folder + "/manifest.json"
 
     /// Starts reading the marker, then the note record, of the output folder `output`.
     public init(output: URL) {
@@ -39,11 +43,16 @@ public final class OutputPrefetch: @unchecked Sendable {
                 readRecord = (stamp, bytes)
             }
             recordRead.signal()
+            if let (stamp, bytes) = Self.read(folder + Self.manifest) {
+                readManifest = (stamp, bytes)
+            }
+            manifestRead.signal()
         }
         // Without a thread, nothing is read ahead: the build reads the files itself.
         if !running {
             markerRead.signal()
             recordRead.signal()
+            manifestRead.signal()
         }
     }
 
@@ -56,13 +65,18 @@ public final class OutputPrefetch: @unchecked Sendable {
     }
 
     /// The bytes of the file at `path` in the output as read ahead, when it is the note record
-    /// and still the file read; nil otherwise.
+    /// or the manifest and still the file read; nil otherwise.
     func file(_ path: String) -> [UInt8]? {
-        guard path == NoteRecord.fileName else { return nil }
-        recordRead.wait()
-        recordRead.signal()
-        guard let readRecord, Self.stamp(of: folder + NoteRecord.fileName) == readRecord.stamp else { return nil }
-        return readRecord.bytes
+        let (done, read): (DispatchSemaphore, () -> (stamp: FileStamp, bytes: [UInt8])?)
+        switch path {
+        case NoteRecord.fileName: (done, read) = (recordRead, { self.readRecord })
+        case Self.manifest: (done, read) = (manifestRead, { self.readManifest })
+        default: return nil
+        }
+        done.wait()
+        done.signal()
+        guard let file = read(), Self.stamp(of: folder + path) == file.stamp else { return nil }
+        return file.bytes
     }
 
     /// The bytes of the regular file at `path`, with its stamp, when it did not change while read.

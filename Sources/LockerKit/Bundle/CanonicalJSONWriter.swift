@@ -103,6 +103,15 @@ public struct CanonicalJSONWriter {
     private static let etagOpening: [UInt8] = [0x22, 0x5C, 0x22] + Array("sha256-".utf8)
     private static let etagClosing: [UInt8] = [0x5C, 0x22, 0x22]
 
+    /// Writes `json`, one value or several separated by commas, as they are: canonical JSON
+    /// written earlier, copied rather than written again.
+    mutating func values(copying json: UnsafeBufferPointer<UInt8>) {
+        guard !json.isEmpty else { return }
+        beginValue()
+        bytes.append(contentsOf: json)
+        afterValue = true
+    }
+
     /// Writes an integer.
     public mutating func int(_ number: Int) {
         beginValue()
