@@ -322,7 +322,7 @@ public struct Compiler: Sendable {
             let note = index.notes[noteIndex]
             if note.kind == .deck { return Built() }
             if noteIndex < keptGuides.count, let guide = keptGuides[noteIndex] {
-                let document = KeptDocument(source: note.path, guide: guide) { try keptBuilder.guide(noteIndex) }
+                let document = KeptDocument(source: note.path, guide: guide, place: noteIndex, builder: keptBuilder)
                 return Built(
                     document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
             }
@@ -860,7 +860,7 @@ public struct Compiler: Sendable {
 
 /// Builds a guide kept from the record when its document is asked for (``KeptDocument``): the
 /// link tables and the resolver it needs, held once for all of them.
-private final class KeptGuideBuilder: Sendable {
+private final class KeptGuideBuilder: KeptGuideBuilding {
     let index: VaultIndex
     let resolver: LinkResolver
     let assets: AssetCatalog
