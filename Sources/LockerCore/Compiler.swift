@@ -27,16 +27,25 @@ public struct Compilation: Sendable {
     public func idCount(of kind: ContentKind) -> Int {
         (idCounts ?? Self.idCounts(of: documents))[kind] ?? 0
     }
-    /// ``idCount(of:)`` of every kind, counted while the build writes its site (the count
-    /// looks at every document, the last thing a rebuild did before its commit).
+    /// ``idCount(of:)`` of every kind, counted by a build from the keys it sorted the documents
+    /// by (the count looked at every document again, the last thing a rebuild did before its commit).
     var idCounts: [ContentKind: Int]?
 
     /// How many documents of each kind there are, each ID counted once, in one pass.
     static func idCounts(of documents: [Document]) -> [ContentKind: Int] {
+        idCounts(documents.indices) { (documents[$0].kind, documents[$0].id) }
+    }
+
+    /// ``idCounts(of:)`` of the documents at `places`, sorted by kind and ID, by their kinds
+    /// and IDs as `key` gives them: a build counts them from the keys it sorted the documents
+    /// by, rather than read every document again.
+    static func idCounts<Places: Sequence<Int>>(
+        _ places: Places, key: (Int) -> (kind: ContentKind, id: String)
+    ) -> [ContentKind: Int] {
         var counts: [ContentKind: Int] = [:]
         var last: (kind: ContentKind, id: String)?
-        for document in documents {
-            let (kind, id) = (document.kind, document.id)
+        for place in places {
+            let (kind, id) = key(place)
             if last.map({ $0.kind != kind || $0.id != id }) ?? true { counts[kind, default: 0] += 1 }
             last = (kind, id)
         }
@@ -450,12 +459,14 @@ public struct Compiler: Sendable {
             (keys[first].kind, keys[first].id, keys[first].locale)
                 < (keys[second].kind, keys[second].id, keys[second].locale)
         }
+        var sortedKeys = Array(keys.indices)
         if keys.indices.dropFirst().contains(where: { precedes($0, $0 - 1) }) {
-            let order = keys.indices.sorted(by: precedes)
-            documents = order.map { documents[$0] }
-            documentPlaces = order.map { documentPlaces[$0] }
-            serials = order.map { serials[$0] }
+            sortedKeys.sort(by: precedes)
+            documents = sortedKeys.map { documents[$0] }
+            documentPlaces = sortedKeys.map { documentPlaces[$0] }
+            serials = sortedKeys.map { serials[$0] }
         }
+        let idCounts = Compilation.idCounts(sortedKeys) { (keys[$0].kind, keys[$0].id) }
         if cache != nil { origins.documents = serials }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
@@ -465,6 +476,7 @@ public struct Compiler: Sendable {
         diagnostics = diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered)
         var compilation = Compilation(diagnostics: diagnostics, noteCount: listing.notes.count, files: [])
         compilation.documents = documents
+        compilation.idCounts = idCounts
         compilation.config = config
         compilation.pages = pages
         // A one-shot build keeps them to exit without freeing them; `serve`, which builds again
@@ -584,12 +596,9 @@ public struct Compiler: Sendable {
         // (the longer of the two, and on one core for part of it); then the record, which needs
         // the site's inputs, is written.
         let bundle = writer
-        let ((manifest, notesOfRecord, idCounts), rendered) = try Self.concurrently {
-            [documents] in
+        let ((manifest, notesOfRecord), rendered) = try Self.concurrently {
             do {
-                return (
-                    try bundle.writeManifest(of: layout, into: sink), recordNotes(), Compilation.idCounts(of: documents)
-                )
+                return (try bundle.writeManifest(of: layout, into: sink), recordNotes())
             } catch {
                 throw bundleError(error)
             }
@@ -598,7 +607,6 @@ public struct Compiler: Sendable {
         }
         try writeRecord(notesOfRecord, pageSite: rendered.inputsSite ?? "")
         compilation.writtenManifest = manifest
-        compilation.idCounts = idCounts
         compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total
 
