@@ -118,6 +118,31 @@ import Testing
         #expect(runs.reusing == runs.anew && runs.reusingLines == runs.anewLines)
     }
 
+    /// Damaged bytes of any kind (bytes changed, cut, doubled) never trap: they give no entries,
+    /// or entries that lie inside them, in order, and a manifest written with them is still
+    /// written whole, file by file.
+    @Test(arguments: 0..<200)
+    func damagedBytesNeverTrap(_ seed: Int) throws {
+        var random = Files(random: SplitMix64(seed: UInt64(seed)))
+        let files = (0..<1 + random.int(6)).map { _ in random.file() }
+        var bytes = manifestBytes(files)
+        for _ in 0..<1 + random.int(4) {
+            let place = random.int(bytes.count)
+            switch random.int(4) {
+            case 0: bytes[place] = UInt8(truncatingIfNeeded: random.random.next())
+            case 1: bytes.removeSubrange(place...)
+            case 2: bytes.insert(contentsOf: bytes[place...].prefix(random.int(40)), at: place)
+            default: bytes[place] = [0x22, 0x5C, 0x7D, 0x2C, 0x5D][random.int(5)]
+            }
+            if bytes.isEmpty { break }
+        }
+        guard let entries = ManifestEntries(bytes: bytes) else { return }
+        #expect(entries.count <= files.count + bytes.count / 100)
+        let runs = bothWays(files, cuts: [0, files.count], previous: entries)
+        #expect(runs.reusing.count == 1 && runs.anew.count == 1)
+        #expect(runs.reusing[0].count > 0)
+    }
+
     /// An entry is copied only for a file with the same path and hash: the bytes copied are
     /// the previous manifest's, so a previous entry whose other fields differed would show here.
     @Test func anEntryIsCopiedOnlyForTheSamePathAndHash() throws {
