@@ -60,6 +60,8 @@ final class OutputSurvey: @unchecked Sendable {
     func isIntact(line: Int) -> Bool? {
         let run = line / Self.runLength
         guard line >= 0, line < intact.count, run < runs.count else { return nil }
+        // Most runs are done by the time they are asked about: one lock, not the survey's two.
+        if let answer = condition.withLock({ state[run] == .done ? intact[line] : nil }) { return answer }
         survey(run)
         return condition.withLock { state[run] == .done ? intact[line] : nil }
     }
