@@ -93,7 +93,8 @@ final class SiteChrome: @unchecked Sendable {
 
     /// What swift-mustache reads as a name: letters, digits and `.-_?*`, and `()` around a
     /// transform's argument.
-    private static let nameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+    private static let nameCharacters = Set<Character>(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
 
     /// A tag of a template: its kind (`#`, `^`, `/`, `&`, `{`, `>`, `<`, `$`; nil for a
     /// variable) and its name.
@@ -253,7 +254,9 @@ final class SiteChrome: @unchecked Sendable {
         for tag in tags {
             switch tag.kind {
             case "#", "^", "$", "<":
-                if tag.kind == "<", tag.name == "layout", open.contains(where: { $0 == "#" || $0 == "^" }) { return true }
+                if tag.kind == "<", tag.name == "layout", open.contains(where: { $0 == "#" || $0 == "^" }) {
+                    return true
+                }
                 if let kind = tag.kind { open.append(kind) }
             case "/":
                 _ = open.popLast()

@@ -97,7 +97,8 @@ public struct Manifest: Sendable, Hashable, Codable {
             var pending: (start: Int, last: Int)?
             func flush() {
                 guard let span = pending else { return }
-                writer.values(copying: UnsafeBufferPointer(start: base + span.start, count: entries[span.last].end - span.start))
+                writer.values(
+                    copying: UnsafeBufferPointer(start: base + span.start, count: entries[span.last].end - span.start))
                 pending = nil
             }
             // The first entry whose path does not come before the next file's.
@@ -132,9 +133,13 @@ public struct Manifest: Sendable, Hashable, Codable {
                         flush()
                         pending = (entry.start, index)
                     }
-                    lines.append(contentsOf: UnsafeBufferPointer(start: base + entry.pathStart, count: entry.pathEnd - entry.pathStart))
+                    lines.append(
+                        contentsOf: UnsafeBufferPointer(
+                            start: base + entry.pathStart, count: entry.pathEnd - entry.pathStart))
                     lines.append(0x09)
-                    lines.append(contentsOf: UnsafeBufferPointer(start: base + entry.sha256Start, count: entry.sha256End - entry.sha256Start))
+                    lines.append(
+                        contentsOf: UnsafeBufferPointer(
+                            start: base + entry.sha256Start, count: entry.sha256End - entry.sha256Start))
                     lines.append(0x0A)
                     next = index + 1
                     continue

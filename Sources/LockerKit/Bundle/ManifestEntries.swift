@@ -60,7 +60,8 @@ public struct ManifestEntries: Sendable {
             func has(_ pattern: StaticString, at place: Int) -> Bool {
                 pattern.withUTF8Buffer { needle in
                     guard let needleBase = needle.baseAddress else { return false }
-                    return place >= 0 && place + needle.count <= count && memcmp(base + place, needleBase, needle.count) == 0
+                    return place >= 0 && place + needle.count <= count
+                        && memcmp(base + place, needleBase, needle.count) == 0
                 }
             }
             /// Where the next `"` is from `start`, when no `\` comes before it.
