@@ -84,21 +84,18 @@ public struct Manifest: Sendable, Hashable, Codable {
         var lines: [UInt8] = []
         lines.reserveCapacity(order.count * 100)
         previous.bytes.withUnsafeBufferPointer { old in
-            guard let base = old.baseAddress else { return }
             let entries = previous.entries
+            /// The bytes at `range` of the previous manifest.
+            func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: old[range]) }
             /// How the entry at `index` compares with `path`: its path's bytes against `path`'s.
             func compare(_ index: Int, _ path: UnsafeBufferPointer<UInt8>) -> Int {
-                let entry = entries[index]
-                let length = entry.pathEnd - entry.pathStart
-                let order = memcmp(base + entry.pathStart, path.baseAddress ?? base, min(length, path.count))
-                return order != 0 ? Int(order) : length - path.count
+                ManifestEntries.order(bytes(entries[index].path), path)
             }
             /// The entries copied but not yet written: `start` up to the end of entry `last`.
             var pending: (start: Int, last: Int)?
             func flush() {
                 guard let span = pending else { return }
-                writer.values(
-                    copying: UnsafeBufferPointer(start: base + span.start, count: entries[span.last].end - span.start))
+                writer.values(copying: bytes(span.start..<entries[span.last].span.upperBound))
                 pending = nil
             }
             // The first entry whose path does not come before the next file's.
@@ -121,9 +118,7 @@ public struct Manifest: Sendable, Hashable, Codable {
                 }
                 if let index = found ?? nil,
                     files[offset].sha256.utf8.withContiguousStorageIfAvailable({ sha256 in
-                        let entry = entries[index]
-                        return entry.sha256End - entry.sha256Start == sha256.count
-                            && memcmp(base + entry.sha256Start, sha256.baseAddress ?? base, sha256.count) == 0
+                        ManifestEntries.order(bytes(entries[index].sha256), sha256) == 0
                     }) == true
                 {
                     let entry = entries[index]
@@ -131,15 +126,11 @@ public struct Manifest: Sendable, Hashable, Codable {
                         pending = (span.start, index)
                     } else {
                         flush()
-                        pending = (entry.start, index)
+                        pending = (entry.span.lowerBound, index)
                     }
-                    lines.append(
-                        contentsOf: UnsafeBufferPointer(
-                            start: base + entry.pathStart, count: entry.pathEnd - entry.pathStart))
+                    lines.append(contentsOf: bytes(entry.path))
                     lines.append(0x09)
-                    lines.append(
-                        contentsOf: UnsafeBufferPointer(
-                            start: base + entry.sha256Start, count: entry.sha256End - entry.sha256Start))
+                    lines.append(contentsOf: bytes(entry.sha256))
                     lines.append(0x0A)
                     next = index + 1
                     continue

@@ -18,14 +18,11 @@ public struct ManifestEntries: Sendable {
     /// Where an entry and its fields lie in ``bytes``.
     struct Entry: Sendable {
         /// The entry, from its `{` to its `}`.
-        var start: Int
-        var end: Int
+        var span: Range<Int>
         /// The path's bytes, between its quotes.
-        var pathStart: Int
-        var pathEnd: Int
+        var path: Range<Int>
         /// The SHA-256's bytes, between its quotes.
-        var sha256Start: Int
-        var sha256End: Int
+        var sha256: Range<Int>
     }
 
     /// How many entries there are.
@@ -101,9 +98,7 @@ public struct ManifestEntries: Sendable {
                     memcmp(base + tag, base + pathEnd + 12, tagEnd - tag) == 0
                 else { return false }
                 entries.append(
-                    Entry(
-                        start: start, end: end + 1, pathStart: key + 9, pathEnd: pathEnd, sha256Start: pathEnd + 12,
-                        sha256End: sha256End))
+                    Entry(span: start..<end + 1, path: key + 9..<pathEnd, sha256: pathEnd + 12..<sha256End))
                 place = end + 1
                 if has("]", at: place) { return true }
                 guard has(",", at: place) else { return false }
@@ -112,20 +107,25 @@ public struct ManifestEntries: Sendable {
         }
         guard found else { return nil }
         // Listed by path, as a manifest lists its files: what a build walks them in.
-        for (earlier, later) in zip(entries, entries.dropFirst())
-        where !Self.precedes(bytes, earlier.pathStart..<earlier.pathEnd, later.pathStart..<later.pathEnd) {
-            return nil
+        let ordered = bytes.withUnsafeBufferPointer { buffer in
+            zip(entries, entries.dropFirst()).allSatisfy { earlier, later in
+                Self.order(
+                    UnsafeBufferPointer(rebasing: buffer[earlier.path]),
+                    UnsafeBufferPointer(rebasing: buffer[later.path])) < 0
+            }
         }
+        guard ordered else { return nil }
         self.entries = entries
     }
 
-    /// Whether the bytes at `first` come before those at `second` (in `bytes`).
-    private static func precedes(_ bytes: [UInt8], _ first: Range<Int>, _ second: Range<Int>) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            let common = min(first.count, second.count)
-            let order = memcmp(base + first.lowerBound, base + second.lowerBound, common)
-            return order < 0 || (order == 0 && first.count < second.count)
+    /// How `first` compares with `second` as bytes: negative when it comes before, zero when
+    /// they are equal, positive when it comes after (the order a manifest lists paths in).
+    static func order(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(first.count, second.count)
+        if common > 0, let one = first.baseAddress, let other = second.baseAddress {
+            let order = memcmp(one, other, common)
+            if order != 0 { return Int(order) }
         }
+        return first.count - second.count
     }
 }
