@@ -97,9 +97,16 @@ struct SiteBuilder {
     }
 
     private func route(of document: Document) -> Route {
-        Route(
-            path: prefix(document.locale) + Self.folder(of: document.kind) + "/" + document.id + "/",
-            locale: document.locale)
+        // Made in one string with room for all of it: joined with `+`, the path was made three
+        // times over (10,000 documents' routes in every build).
+        let (locale, id, folder) = (document.locale, document.id, Self.folder(of: document.kind))
+        var path = prefix(locale)
+        path.reserveCapacity(path.utf8.count + folder.utf8.count + id.utf8.count + 2)
+        path += folder
+        path += "/"
+        path += id
+        path += "/"
+        return Route(path: path, locale: locale)
     }
 
     /// The landing page that sits at the root: the first by order.
@@ -570,32 +577,40 @@ final class SiteTables: Sendable {
         self.keys = keys
         routes = documents.map(\.route)
         let count = documents.count
-        /// The order of kind and ID, with the offset after them so that none ties.
-        func precedes(_ first: Int, _ second: Int) -> Bool {
-            let (one, other) = (documents[first].key, documents[second].key)
-            if one.kind != other.kind { return one.kind < other.kind }
-            if one.id != other.id { return one.id < other.id }
-            return first < second
+        // The keys compared where they lie: a key copied out for each comparison retained its
+        // two strings, 40,000 times over a vault of 10,000 documents.
+        (order, runs, runKeys, runOf) = documents.withUnsafeBufferPointer { documents in
+            /// Whether the documents at `first` and `second` have the same kind and ID.
+            func same(_ first: Int, _ second: Int) -> Bool {
+                documents[first].key.kind == documents[second].key.kind
+                    && documents[first].key.id == documents[second].key.id
+            }
+            /// The order of kind and ID, with the offset after them so that none ties.
+            func precedes(_ first: Int, _ second: Int) -> Bool {
+                if documents[first].key.kind != documents[second].key.kind {
+                    return documents[first].key.kind < documents[second].key.kind
+                }
+                if documents[first].key.id != documents[second].key.id {
+                    return documents[first].key.id < documents[second].key.id
+                }
+                return first < second
+            }
+            let isSorted = (0..<count).dropFirst().allSatisfy { precedes($0 - 1, $0) }
+            let order = isSorted ? Array(0..<count) : (0..<count).sorted(by: precedes)
+            var runs: [Range<Int>] = []
+            var runKeys: [DocumentKey] = []
+            var runOf = [Int](repeating: 0, count: count)
+            var start = 0
+            while start < count {
+                var end = start + 1
+                while end < count, same(order[end], order[start]) { end += 1 }
+                for position in start..<end { runOf[order[position]] = runs.count }
+                runs.append(start..<end)
+                runKeys.append(documents[order[start]].key)
+                start = end
+            }
+            return (order, runs, runKeys, runOf)
         }
-        let identity = Array(0..<count)
-        let isSorted = zip(identity, identity.dropFirst()).allSatisfy { precedes($0, $1) }
-        order = isSorted ? identity : identity.sorted(by: precedes)
-        var runs: [Range<Int>] = []
-        var runKeys: [DocumentKey] = []
-        var runOf = [Int](repeating: 0, count: count)
-        var start = 0
-        while start < count {
-            let key = documents[order[start]].key
-            var end = start + 1
-            while end < count, documents[order[end]].key == key { end += 1 }
-            for position in start..<end { runOf[order[position]] = runs.count }
-            runs.append(start..<end)
-            runKeys.append(key)
-            start = end
-        }
-        self.runs = runs
-        self.runKeys = runKeys
-        self.runOf = runOf
     }
 
     /// The offsets of the language versions of the document at `offset`, itself among them, in
