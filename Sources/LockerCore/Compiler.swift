@@ -594,29 +594,35 @@ public struct Compiler: Sendable {
             }
         }
         /// Writes the record, its notes' entries made by `recordNotes`.
-        func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
+        let noteCount = notes.count
+        @Sendable func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
             guard let runs, let program, let surfaceSHA256 else { return }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: surfaceSHA256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: [])
             try sink.writeUnhashed(
                 OutputFile(
-                    path: NoteRecord.fileName, pieces: record.encodedPieces(runs: runs, noteCount: notes.count)))
+                    path: NoteRecord.fileName, pieces: record.encodedPieces(runs: runs, noteCount: noteCount)))
         }
-        // The manifest is written and the record's notes encoded while the site is rendered
-        // (the longer of the two, and on one core for part of it); then the record, which needs
-        // the site's inputs, is written.
+        // The manifest and the record are written while the site is rendered (the longer of the
+        // two, and on one core for part of it): the record holds what the site's pages are made
+        // from, worked out first. (Written after the site, the record's 3.5 MB were the only
+        // work of a rebuild for 1.6 ms.)
         let bundle = writer
-        let ((manifest, notesOfRecord), rendered) = try Self.concurrently {
+        let prepared = site.prepare()
+        let pageSite = prepared.inputs?.site ?? ""
+        let (manifest, rendered) = try Self.concurrently {
             do {
-                return (try bundle.writeManifest(of: layout, into: sink), recordNotes())
+                let manifest = try bundle.writeManifest(of: layout, into: sink)
+                try writeRecord(recordNotes(), pageSite: pageSite)
+                return manifest
             } catch {
                 throw bundleError(error)
             }
         } and: {
-            try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+            try site.render(
+                into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count), prepared: prepared)
         }
-        try writeRecord(notesOfRecord, pageSite: rendered.inputsSite ?? "")
         compilation.writtenManifest = manifest
         compilation.sitePageCount = rendered.pageCount
         compilation.templateTime = site.templateClock.total

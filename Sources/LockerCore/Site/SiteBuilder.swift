@@ -55,8 +55,6 @@ struct SiteBuilder {
     struct Rendered {
         /// How many HTML pages the site has (`index.html` files).
         var pageCount: Int
-        /// What every page was made from (``PageInputs/site``), when inputs were worked out.
-        var inputsSite: String?
         /// The tables the pages were laid out by: a one-shot build keeps them until it exits.
         var tables: SiteTables?
     }
@@ -186,9 +184,41 @@ struct SiteBuilder {
 
     // MARK: Rendering
 
+    /// What a render starts from: the files every page links to, named by their hashes, and
+    /// what every page is made from when the output records it (``inputSources``).
+    struct Preparation: Sendable {
+        /// The icon and the style sheet: their paths in the site, their bytes and SHA-256s.
+        var icon, style: (path: String, data: Data, sha256: String)
+        var inputs: PageInputs?
+    }
+
+    /// The ``Preparation`` of a render: taken before it, so that the note record, which holds
+    /// ``PageInputs/site``, can be written while the pages are rendered. The assets' states are
+    /// those read so far: the documents'.
+    func prepare() -> Preparation {
+        func hashed(_ data: Data, suffix: String) -> (path: String, data: Data, sha256: String) {
+            let sha256 = ContentHash.sha256Hex(data)
+            return (Self.assetsFolder + "/" + sha256.prefix(16) + suffix, data, sha256)
+        }
+        let icon = hashed(Data(SiteIcon.svg.utf8), suffix: ".svg")
+        let style = hashed(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
+        let inputs = inputSources.map { sources in
+            PageInputs(
+                linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
+                sharedFiles: [icon.path, style.path], assets: assets.states, program: sources.program)
+        }
+        return Preparation(icon: icon, style: style, inputs: inputs)
+    }
+
     /// Writes every file of the site into `sink`, under ``folder``, as it is rendered; returns
     /// how many pages (`index.html` files) it wrote.
     func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Rendered {
+        try render(into: sink, progress: progress, prepared: prepare())
+    }
+
+    /// ``render(into:progress:)`` from a ``Preparation`` taken earlier (``prepare()``).
+    func render(into sink: some OutputSink, progress: ProgressCounter?, prepared: Preparation) throws -> Rendered {
+        let inputs = prepared.inputs
         var listed: [(path: String, locale: String, alternates: [String: String])] = []
         var htmlPaths: [String] = []
         @Sendable func emit(_ path: String, _ data: Data, sha256: String? = nil) throws {
@@ -212,14 +242,10 @@ struct SiteBuilder {
         for asset in assets.site {
             try emit(asset.bundlePath, asset.data, sha256: asset.sha256)
         }
-        func hashedAsset(_ data: Data, suffix: String) throws -> String {
-            let sha256 = ContentHash.sha256Hex(data)
-            let path = Self.assetsFolder + "/" + sha256.prefix(16) + suffix
-            try emit(path, data, sha256: sha256)
-            return path
+        for file in [prepared.icon, prepared.style] {
+            try emit(file.path, file.data, sha256: file.sha256)
         }
-        let iconPath = try hashedAsset(Data(SiteIcon.svg.utf8), suffix: ".svg")
-        let stylePath = try hashedAsset(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
+        let (iconPath, stylePath) = (prepared.icon.path, prepared.style.path)
 
         // Which locales each document and page exists in.
         // By index: a document is a large value, and grouping copies would retain every field.
@@ -283,11 +309,6 @@ struct SiteBuilder {
                     linkSurface: origins.linkSurface, templates: templates.sources, baseURL: baseURL,
                     pages: pages.map { origins.serial(of: $0) },
                     sharedFiles: [iconPath, stylePath])) ?? 0
-        let inputs = inputSources.map { sources in
-            PageInputs(
-                linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
-                sharedFiles: [iconPath, stylePath], assets: assets.states, program: sources.program)
-        }
         // Whether every page shares what the previous build's pages shared (its record says):
         // then a page made from what the previous one was made from is that page.
         let siteAsBefore = inputs.map { $0.site == inputSources?.previousSite } ?? false
@@ -410,7 +431,7 @@ struct SiteBuilder {
         try emit("robots.txt", Data(robots.utf8))
         if let sitemap = sitemap(listed) { try emit("sitemap.xml", Data(sitemap.utf8)) }
         try emit("_headers", Data(Self.headers(htmlPaths, baseURL: baseURL)))
-        return Rendered(pageCount: htmlPaths.count, inputsSite: inputs?.site, tables: tables)
+        return Rendered(pageCount: htmlPaths.count, tables: tables)
     }
 
     private var robots: String {
