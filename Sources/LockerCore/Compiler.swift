@@ -27,29 +27,14 @@ public struct Compilation: Sendable {
     public func idCount(of kind: ContentKind) -> Int {
         (idCounts ?? Self.idCounts(of: documents))[kind] ?? 0
     }
-    /// ``idCount(of:)`` of every kind, counted by a build from the keys it sorted the documents
-    /// by (the count looked at every document again, the last thing a rebuild did before its commit).
+    /// ``idCount(of:)`` of every kind, counted by a build as it sorted the documents
+    /// (``DocumentOrder``; the count looked at every document again, the last thing a rebuild
+    /// did before its commit).
     var idCounts: [ContentKind: Int]?
 
     /// How many documents of each kind there are, each ID counted once, in one pass.
     static func idCounts(of documents: [Document]) -> [ContentKind: Int] {
-        idCounts(documents.indices) { (documents[$0].kind, documents[$0].id) }
-    }
-
-    /// ``idCounts(of:)`` of the documents at `places`, sorted by kind and ID, by their kinds
-    /// and IDs as `key` gives them: a build counts them from the keys it sorted the documents
-    /// by, rather than read every document again.
-    static func idCounts<Places: Sequence<Int>>(
-        _ places: Places, key: (Int) -> (kind: ContentKind, id: String)
-    ) -> [ContentKind: Int] {
-        var counts: [ContentKind: Int] = [:]
-        var last: (kind: ContentKind, id: String)?
-        for place in places {
-            let (kind, id) = key(place)
-            if last.map({ $0.kind != kind || $0.id != id }) ?? true { counts[kind, default: 0] += 1 }
-            last = (kind, id)
-        }
-        return counts
+        DocumentOrder(keys: documents.map { ($0.kind, $0.id, $0.locale) }).idCounts
     }
     /// The checklists built, sorted by ID and locale.
     public var checklists: [Checklist] {
@@ -454,28 +439,14 @@ public struct Compiler: Sendable {
         // Sorted by kind, ID and locale, by keys read once: a document's fields are read through
         // its case, and reading them in every comparison retained them. Documents that come in
         // that order already (notes named as they are known) are not moved.
-        // (Compared where they lie: a key copied out for a comparison retained its strings.)
         let keys = documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
-        var sortedKeys = Array(keys.indices)
-        let isSorted = keys.withUnsafeBufferPointer { keys in
-            /// The order of kind, ID and locale.
-            func precedes(_ first: Int, _ second: Int) -> Bool {
-                if keys[first].kind != keys[second].kind { return keys[first].kind < keys[second].kind }
-                if keys[first].id != keys[second].id { return keys[first].id < keys[second].id }
-                return keys[first].locale < keys[second].locale
-            }
-            if keys.indices.dropFirst().contains(where: { precedes($0, $0 - 1) }) {
-                sortedKeys.sort(by: precedes)
-                return false
-            }
-            return true
+        let documentOrder = DocumentOrder(keys: keys)
+        if let order = documentOrder.order {
+            documents = order.map { documents[$0] }
+            documentPlaces = order.map { documentPlaces[$0] }
+            serials = order.map { serials[$0] }
         }
-        if !isSorted {
-            documents = sortedKeys.map { documents[$0] }
-            documentPlaces = sortedKeys.map { documentPlaces[$0] }
-            serials = sortedKeys.map { serials[$0] }
-        }
-        let idCounts = Compilation.idCounts(sortedKeys) { (keys[$0].kind, keys[$0].id) }
+        let idCounts = documentOrder.idCounts
         if cache != nil { origins.documents = serials }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
@@ -521,6 +492,7 @@ public struct Compiler: Sendable {
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
             pages: pages,
             assets: assets, cache: cache, origins: origins)
+        site.versionRuns = documentOrder.runs
         site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
         // Without a way to tell this program from the next, pages are always rendered.
         if sink.recordsInputs, let surfaceSHA256, let program {

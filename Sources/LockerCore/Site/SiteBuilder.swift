@@ -28,6 +28,10 @@ struct SiteBuilder {
     let documentKinds: [ContentKind]
     /// What the pages' inputs are worked out from, when the output records them (``PageInputs``).
     var inputSources: InputSources?
+    /// The runs of the documents, sorted by kind, ID and locale, that share a kind and ID, when
+    /// the caller found them as it sorted them (``DocumentOrder``): the site's tables then take
+    /// them rather than compare every document's key with its neighbour's again.
+    var versionRuns: [Range<Int>]?
     /// Whether pages of one shape are rendered from one render of their template
     /// (``PageSkeletons``); `LOCKER_PAGE_SKELETONS=off` renders every page itself.
     var pageSkeletons = true
@@ -490,7 +494,7 @@ struct SiteBuilder {
             let document = documents[offset]
             return (route: route(of: document), key: DocumentKey(kind: document.kind, id: document.id))
         }
-        let tables = SiteTables(keys: keys, documents: laid)
+        let tables = SiteTables(keys: keys, documents: laid, runs: versionRuns)
         if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
         return tables
     }
@@ -590,14 +594,29 @@ final class SiteTables: Sendable {
     /// The kind and ID of each run (its first document's).
     private let runKeys: [DocumentKey]
 
-    /// - Parameter documents: each document's route, and its kind and ID.
+    /// - Parameters:
+    ///   - documents: each document's route, and its kind and ID.
+    ///   - runs: the runs of the documents that share a kind and ID, when they are sorted by
+    ///     kind and ID and the caller found them (``DocumentOrder/runs``); taken when they cover
+    ///     the documents, one after the other.
     init(
         keys: [(kind: ContentKind, id: String, locale: String)],
-        documents: [(route: SiteBuilder.Route, key: DocumentKey)]
+        documents: [(route: SiteBuilder.Route, key: DocumentKey)], runs given: [Range<Int>]? = nil
     ) {
         self.keys = keys
         routes = documents.map(\.route)
         let count = documents.count
+        if let given, Self.cover(given, count) {
+            order = Array(0..<count)
+            runs = given
+            var runOf = [Int](repeating: 0, count: count)
+            for (run, range) in given.enumerated() {
+                for offset in range { runOf[offset] = run }
+            }
+            self.runOf = runOf
+            runKeys = given.map { documents[$0.lowerBound].key }
+            return
+        }
         // The keys compared where they lie: a key copied out for each comparison retained its
         // two strings, 40,000 times over a vault of 10,000 documents.
         (order, runs, runKeys, runOf) = documents.withUnsafeBufferPointer { documents in
@@ -632,6 +651,16 @@ final class SiteTables: Sendable {
             }
             return (order, runs, runKeys, runOf)
         }
+    }
+
+    /// Whether `runs` are non-empty ranges, one after the other, from 0 to `count`.
+    private static func cover(_ runs: [Range<Int>], _ count: Int) -> Bool {
+        var next = 0
+        for run in runs {
+            guard run.lowerBound == next, !run.isEmpty else { return false }
+            next = run.upperBound
+        }
+        return next == count
     }
 
     /// The offsets of the language versions of the document at `offset`, itself among them, in
