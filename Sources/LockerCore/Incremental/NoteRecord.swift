@@ -74,9 +74,34 @@ struct NoteRecord: Sendable {
         /// The notes the guide was made from, by their place in ``NoteRecord/notes``.
         let reads: [Int]
         let assets: [AssetUse]
-        let entry: ContentIndex.Entry
+        /// The UUID of the guide's index entry, which its hollow note carries.
+        let uuid: String
+        private let storedEntry: StoredEntry
         let bundleSHA256: String
         let bundleSize: Int
+
+        /// A guide's index entry: as made, or as a record holds it, decoded when asked.
+        private enum StoredEntry: Sendable {
+            case made(ContentIndex.Entry)
+            case recorded(RecordBytes, Range<Int>)
+        }
+
+        /// The guide's index entry. Decoded from the record each time it is asked for, when the
+        /// guide was read from one: a rebuild that keeps the guides' index asks for none of them
+        /// (their titles and tags were a third of a record's decoding).
+        var entry: ContentIndex.Entry {
+            switch storedEntry {
+            case .made(let entry):
+                return entry
+            case .recorded(let source, let range):
+                var reader = RecordReader(source.bytes, in: range)
+                if let entry = try? NoteRecord.indexEntry(from: &reader, id: id, uuid: uuid) { return entry }
+                // Not reached: the record's bytes were read through when it was, as here.
+                return ContentIndex.Entry(
+                    id: id, uuid: uuid, title: "", subtitle: nil, category: nil, type: nil, tags: [], order: nil,
+                    locale: locale)
+            }
+        }
 
         init(
             id: String, idPosition: SourcePosition, locale: String, explicitLocale: Bool, aliases: [String],
@@ -98,10 +123,46 @@ struct NoteRecord: Sendable {
             self.diagnostics = diagnostics
             self.reads = reads
             self.assets = assets
-            self.entry = entry
+            uuid = entry.uuid
+            storedEntry = .made(entry)
             self.bundleSHA256 = bundleSHA256
             self.bundleSize = bundleSize
         }
+
+        /// A guide read from a record, its index entry left in `source` at `entryBytes`.
+        fileprivate init(
+            id: String, idPosition: SourcePosition, locale: String, explicitLocale: Bool, aliases: [String],
+            basePath: String, frontmatterID: String?, frontmatterKind: String?, frontmatterType: String?,
+            parseDiagnostics: [Diagnostic], diagnostics: [Diagnostic], reads: [Int], assets: [AssetUse],
+            uuid: String, source: RecordBytes, entryBytes: Range<Int>, bundleSHA256: String, bundleSize: Int
+        ) {
+            self.id = id
+            self.idPosition = idPosition
+            self.locale = locale
+            self.explicitLocale = explicitLocale
+            self.aliases = aliases
+            self.basePath = basePath
+            self.frontmatterID = frontmatterID
+            self.frontmatterKind = frontmatterKind
+            self.frontmatterType = frontmatterType
+            self.parseDiagnostics = parseDiagnostics
+            self.diagnostics = diagnostics
+            self.reads = reads
+            self.assets = assets
+            self.uuid = uuid
+            storedEntry = .recorded(source, entryBytes)
+            self.bundleSHA256 = bundleSHA256
+            self.bundleSize = bundleSize
+        }
+    }
+
+    /// A record's bytes, held by the guides read from it for their index entries: one holder
+    /// for each run of notes, made on the thread that decodes the run, so that the 10,000 guides
+    /// retain it each on their own core rather than all retain one array from both.
+    final class RecordBytes: Sendable {
+        let bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 
     /// How many notes a run of the record holds, the last run fewer: each is read on a core of its own.
@@ -297,10 +358,11 @@ struct NoteRecord: Sendable {
                         let decoded = Compiler.parallelMap(Array(runs.indices)) { run -> (made: Int, whole: Bool) in
                             let bytes = (first + runs[run].lowerBound)..<(first + runs[run].upperBound)
                             var reader = RecordReader(source, in: bytes)
+                            let holder = RecordBytes(source)
                             var place = runPlaces[run].lowerBound
                             while !reader.atEnd, place < runPlaces[run].upperBound {
                                 let start = reader.bytesRead
-                                guard let (entry, guide) = try? Self.entry(from: &reader) else { break }
+                                guard let (entry, guide) = try? Self.entry(from: &reader, source: holder) else { break }
                                 (entrySlots.base + place).initialize(to: entry)
                                 guideSlots.base[place] = guide
                                 rangeSlots.base[place] = start..<reader.bytesRead
@@ -339,7 +401,7 @@ struct NoteRecord: Sendable {
     }
 
     /// One note's entry, and where its guide's bytes are.
-    private static func entry(from reader: inout RecordReader) throws -> (Entry, Range<Int>?) {
+    private static func entry(from reader: inout RecordReader, source: RecordBytes) throws -> (Entry, Range<Int>?) {
         var guideStart: Int?
         var entry = Entry(path: try reader.string(), sha256: try reader.string())
         if try reader.bool() {
@@ -351,26 +413,47 @@ struct NoteRecord: Sendable {
         if try reader.bool() {
             guideStart = reader.bytesRead
             let id = try reader.string()
+            let (idPosition, locale, explicitLocale) = (try reader.position(), try reader.string(), try reader.bool())
+            let aliases = try reader.strings()
+            let basePath = try reader.string(sharing: id)
+            let frontmatter = (try reader.optionalString(), try reader.optionalString(), try reader.optionalString())
+            let (parseDiagnostics, diagnostics) = (
+                try Self.diagnostics(from: &reader), try Self.diagnostics(from: &reader)
+            )
+            let reads = try reader.list { try $0.int() }
+            let assets = try reader.list {
+                AssetUse(path: try $0.string(), bundled: try $0.bool(), state: try $0.string())
+            }
+            // The index entry is read through, its UUID taken, the rest left in the bytes until
+            // asked for (``KeptGuide/entry``), when ``indexEntry(from:id:uuid:)`` reads it as here.
+            let entryStart = reader.bytesRead
+            try reader.skipString()
+            let uuid = try reader.string()
+            try reader.skipString()
+            for _ in 0..<3 { try reader.skipOptionalString() }
+            try reader.skipStrings()
+            try reader.skipOptionalInt()
+            try reader.skipString()
             entry.guide = KeptGuide(
-                id: id, idPosition: try reader.position(), locale: try reader.string(),
-                explicitLocale: try reader.bool(), aliases: try reader.strings(),
-                basePath: try reader.string(sharing: id),
-                frontmatterID: try reader.optionalString(), frontmatterKind: try reader.optionalString(),
-                frontmatterType: try reader.optionalString(),
-                parseDiagnostics: try Self.diagnostics(from: &reader),
-                diagnostics: try Self.diagnostics(from: &reader),
-                reads: try reader.list { try $0.int() },
-                assets: try reader.list {
-                    AssetUse(path: try $0.string(), bundled: try $0.bool(), state: try $0.string())
-                },
-                entry: ContentIndex.Entry(
-                    id: try reader.string(sharing: id), uuid: try reader.string(), title: try reader.string(),
-                    subtitle: try reader.optionalString(), category: try reader.optionalString(),
-                    type: try reader.optionalString(), tags: try reader.strings(),
-                    order: try reader.optionalInt(), locale: try reader.string()),
+                id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale, aliases: aliases,
+                basePath: basePath, frontmatterID: frontmatter.0, frontmatterKind: frontmatter.1,
+                frontmatterType: frontmatter.2, parseDiagnostics: parseDiagnostics, diagnostics: diagnostics,
+                reads: reads, assets: assets, uuid: uuid, source: source, entryBytes: entryStart..<reader.bytesRead,
                 bundleSHA256: try reader.string(), bundleSize: try reader.int())
         }
         return (entry, guideStart.map { $0..<reader.bytesRead })
+    }
+
+    /// A guide's index entry as ``write(_:at:previous:into:)`` writes it, its ID and UUID
+    /// shared with `id` and `uuid` when they have the same bytes.
+    fileprivate static func indexEntry(from reader: inout RecordReader, id: String, uuid: String) throws
+        -> ContentIndex.Entry
+    {
+        ContentIndex.Entry(
+            id: try reader.string(sharing: id), uuid: try reader.string(sharing: uuid), title: try reader.string(),
+            subtitle: try reader.optionalString(), category: try reader.optionalString(),
+            type: try reader.optionalString(), tags: try reader.strings(), order: try reader.optionalInt(),
+            locale: try reader.string())
     }
 
     init(

@@ -136,6 +136,26 @@ struct RecordReader {
         try withStringBytes { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Moves past a string, unread (its length checked as ``string()`` checks it).
+    mutating func skipString() throws {
+        offset += try count()
+    }
+
+    /// Moves past what ``optionalString()`` reads.
+    mutating func skipOptionalString() throws {
+        if try bool() { try skipString() }
+    }
+
+    /// Moves past what ``strings()`` reads.
+    mutating func skipStrings() throws {
+        for _ in 0..<(try count()) { try skipString() }
+    }
+
+    /// Moves past what ``optionalInt()`` reads.
+    mutating func skipOptionalInt() throws {
+        if try bool() { _ = try int() }
+    }
+
     /// Calls `body` with a string's bytes, where they stand in the record: read through a
     /// pointer, not a slice of the array, which retained it for each of the hundreds of
     /// thousands of strings of a 10,000-note record.

@@ -168,6 +168,6 @@ final class ParsedNote: Sendable {
             bodyTags: [], headings: [:], blocksByID: [:], diagnostics: guide.parseDiagnostics, checklist: nil,
             basePath: guide.basePath, isHollow: true,
             // The guide's UUID, which its index entry holds: from the same kind and ID.
-            uuid: guide.entry.uuid)
+            uuid: guide.uuid)
     }
 }
