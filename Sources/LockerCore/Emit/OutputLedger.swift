@@ -133,7 +133,11 @@ final class OutputLedger: @unchecked Sendable {
                 newLines = []
                 previous.appendLines(lines, to: &pieces)
             }
-            // Runs of kept lines are taken whole, the new lines merged in between.
+            // Runs of kept lines are taken whole, the new lines merged in between, each before
+            // the first line whose path does not come before its own: found by halving the
+            // sorted lines (compared with every kept line, the last new path was compared with
+            // 20,000 paths on the commit's one core).
+            let places = order.map { previous.firstLine(notPreceding: paths[$0]) }
             var next = 0
             var run: Int?
             for line in 0..<previous.count {
@@ -142,10 +146,10 @@ final class OutputLedger: @unchecked Sendable {
                     run = nil
                     continue
                 }
-                if next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
+                if next < order.count, line >= places[next] {
                     if let start = run { appendKept(start..<line) }
                     run = nil
-                    while next < order.count, !previous.path(at: line, precedes: paths[order[next]]) {
+                    while next < order.count, line >= places[next] {
                         appendNew(order[next])
                         next += 1
                     }

@@ -472,6 +472,17 @@ struct OutputMarker: Sendable {
         }
     }
 
+    /// The first line whose path does not come before `path` in byte order (``count`` when
+    /// none), found by halving: for a marker whose lines are sorted by path (``linesAreCopyable``).
+    func firstLine(notPreceding path: String) -> Int {
+        var (low, high) = (0, lines.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if self.path(at: middle, precedes: path) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Calls `body` with the path of each line, as bytes, and its place.
     func forEachPath(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
         bytes.withUnsafeBufferPointer { buffer in

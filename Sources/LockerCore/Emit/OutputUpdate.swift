@@ -61,7 +61,9 @@ extension OutputWriter {
         /// for first after `previous`, a line found before (``OutputMarker/index(of:after:)``).
         private func intact(_ path: String, after previous: Int? = nil) -> Int? {
             let found =
-                if let previous { previousFiles.index(of: path, after: previous) } else { previousFiles.index(of: path) }
+                if let previous { previousFiles.index(of: path, after: previous) } else {
+                    previousFiles.index(of: path)
+                }
             return found.flatMap(intact(line:))
         }
 
@@ -202,7 +204,9 @@ extension OutputWriter {
                 throw error
             }
             let journal = Journal(
-                renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map { [temporary($0), $0] },
+                renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map {
+                    [temporary($0), $0]
+                },
                 removals: removals,
                 newMarker: newMarker,
                 newMarkerStamp: markerStamp,
@@ -288,7 +292,8 @@ extension OutputWriter {
             mutating func consider(_ path: UnsafeBufferPointer<UInt8>, _ make: () -> String) {
                 guard !byFolding.isEmpty else { return }
                 let folded: String
-                let ascii = path.allSatisfy { $0 < 0x80 }
+                // Eight bytes at a time: every path the previous build kept is looked at.
+                let ascii = path.isASCII
                 if ascii, let fewKeys {
                     guard let match = fewKeys.first(where: { Self.lowered(path, equals: $0.bytes) }) else { return }
                     folded = match.key
