@@ -81,7 +81,7 @@ struct NoteRecord: Sendable {
         let bundleSize: Int
 
         /// A guide's index entry: as made, or as a record holds it, decoded when asked.
-        private enum StoredEntry: Sendable {
+        fileprivate enum StoredEntry: Sendable {
             case made(ContentIndex.Entry)
             case recorded(RecordBytes, Range<Int>)
         }
@@ -103,38 +103,28 @@ struct NoteRecord: Sendable {
             }
         }
 
-        init(
+        convenience init(
             id: String, idPosition: SourcePosition, locale: String, explicitLocale: Bool, aliases: [String],
             basePath: String, frontmatterID: String? = nil, frontmatterKind: String? = nil,
             frontmatterType: String? = nil,
             parseDiagnostics: [Diagnostic], diagnostics: [Diagnostic], reads: [Int], assets: [AssetUse],
             entry: ContentIndex.Entry, bundleSHA256: String, bundleSize: Int
         ) {
-            self.id = id
-            self.idPosition = idPosition
-            self.locale = locale
-            self.explicitLocale = explicitLocale
-            self.aliases = aliases
-            self.basePath = basePath
-            self.frontmatterID = frontmatterID
-            self.frontmatterKind = frontmatterKind
-            self.frontmatterType = frontmatterType
-            self.parseDiagnostics = parseDiagnostics
-            self.diagnostics = diagnostics
-            self.reads = reads
-            self.assets = assets
-            uuid = entry.uuid
-            storedEntry = .made(entry)
-            self.bundleSHA256 = bundleSHA256
-            self.bundleSize = bundleSize
+            self.init(
+                id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale, aliases: aliases,
+                basePath: basePath, frontmatterID: frontmatterID, frontmatterKind: frontmatterKind,
+                frontmatterType: frontmatterType, parseDiagnostics: parseDiagnostics, diagnostics: diagnostics,
+                reads: reads, assets: assets, uuid: entry.uuid, storedEntry: .made(entry), bundleSHA256: bundleSHA256,
+                bundleSize: bundleSize)
         }
 
-        /// A guide read from a record, its index entry left in `source` at `entryBytes`.
+        /// A guide with its index entry as `storedEntry` holds it (read from a record: left in
+        /// its bytes), and that entry's UUID.
         fileprivate init(
             id: String, idPosition: SourcePosition, locale: String, explicitLocale: Bool, aliases: [String],
             basePath: String, frontmatterID: String?, frontmatterKind: String?, frontmatterType: String?,
             parseDiagnostics: [Diagnostic], diagnostics: [Diagnostic], reads: [Int], assets: [AssetUse],
-            uuid: String, source: RecordBytes, entryBytes: Range<Int>, bundleSHA256: String, bundleSize: Int
+            uuid: String, storedEntry: StoredEntry, bundleSHA256: String, bundleSize: Int
         ) {
             self.id = id
             self.idPosition = idPosition
@@ -150,7 +140,7 @@ struct NoteRecord: Sendable {
             self.reads = reads
             self.assets = assets
             self.uuid = uuid
-            storedEntry = .recorded(source, entryBytes)
+            self.storedEntry = storedEntry
             self.bundleSHA256 = bundleSHA256
             self.bundleSize = bundleSize
         }
@@ -438,7 +428,7 @@ struct NoteRecord: Sendable {
                 id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale, aliases: aliases,
                 basePath: basePath, frontmatterID: frontmatter.0, frontmatterKind: frontmatter.1,
                 frontmatterType: frontmatter.2, parseDiagnostics: parseDiagnostics, diagnostics: diagnostics,
-                reads: reads, assets: assets, uuid: uuid, source: source, entryBytes: entryStart..<reader.bytesRead,
+                reads: reads, assets: assets, uuid: uuid, storedEntry: .recorded(source, entryStart..<reader.bytesRead),
                 bundleSHA256: try reader.string(), bundleSize: try reader.int())
         }
         return (entry, guideStart.map { $0..<reader.bytesRead })

@@ -606,51 +606,20 @@ final class SiteTables: Sendable {
         self.keys = keys
         routes = documents.map(\.route)
         let count = documents.count
-        if let given, Self.cover(given, count) {
-            order = Array(0..<count)
-            runs = given
-            var runOf = [Int](repeating: 0, count: count)
-            for (run, range) in given.enumerated() {
-                for offset in range { runOf[offset] = run }
-            }
-            self.runOf = runOf
-            runKeys = given.map { documents[$0.lowerBound].key }
-            return
+        // The runs given, or found as a build finds them (``DocumentOrder``, by kind and ID
+        // alone: a sort that keeps equal keys in the order of their offsets).
+        let taken = given.flatMap { Self.cover($0, count) ? $0 : nil }
+        let found = taken == nil ? DocumentOrder(keys: documents.map { ($0.key.kind, $0.key.id, "") }) : nil
+        let order = found?.order ?? Array(0..<count)
+        let runs = taken ?? found?.runs ?? []
+        var runOf = [Int](repeating: 0, count: count)
+        for (run, range) in runs.enumerated() {
+            for position in range { runOf[order[position]] = run }
         }
-        // The keys compared where they lie: a key copied out for each comparison retained its
-        // two strings, 40,000 times over a vault of 10,000 documents.
-        (order, runs, runKeys, runOf) = documents.withUnsafeBufferPointer { documents in
-            /// Whether the documents at `first` and `second` have the same kind and ID.
-            func same(_ first: Int, _ second: Int) -> Bool {
-                documents[first].key.kind == documents[second].key.kind
-                    && documents[first].key.id == documents[second].key.id
-            }
-            /// The order of kind and ID, with the offset after them so that none ties.
-            func precedes(_ first: Int, _ second: Int) -> Bool {
-                if documents[first].key.kind != documents[second].key.kind {
-                    return documents[first].key.kind < documents[second].key.kind
-                }
-                if documents[first].key.id != documents[second].key.id {
-                    return documents[first].key.id < documents[second].key.id
-                }
-                return first < second
-            }
-            let isSorted = (0..<count).dropFirst().allSatisfy { precedes($0 - 1, $0) }
-            let order = isSorted ? Array(0..<count) : (0..<count).sorted(by: precedes)
-            var runs: [Range<Int>] = []
-            var runKeys: [DocumentKey] = []
-            var runOf = [Int](repeating: 0, count: count)
-            var start = 0
-            while start < count {
-                var end = start + 1
-                while end < count, same(order[end], order[start]) { end += 1 }
-                for position in start..<end { runOf[order[position]] = runs.count }
-                runs.append(start..<end)
-                runKeys.append(documents[order[start]].key)
-                start = end
-            }
-            return (order, runs, runKeys, runOf)
-        }
+        self.order = order
+        self.runs = runs
+        self.runOf = runOf
+        runKeys = runs.map { documents[order[$0.lowerBound]].key }
     }
 
     /// Whether `runs` are non-empty ranges, one after the other, from 0 to `count`.
