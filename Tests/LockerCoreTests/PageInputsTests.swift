@@ -24,7 +24,10 @@ import Testing
         let staging = try OutputWriter.begin(replacing: output)
         var compiler = Compiler(vault: vault.root, environment: IncrementalBuildTests.environment, baseURL: baseURL)
         if trustingStamps { compiler.settlingTime = -1 }
-        let compilation = try compiler.compile(into: staging)
+        // As `locker build` does: the walk for the fingerprint, taking the folders the last
+        // build's cache holds (``FolderCache``), is the build's listing.
+        let compilation = try compiler.compile(
+            into: staging, taking: BuildFingerprint(compiler: compiler, settings: [], output: output))
         guard !compilation.failed else {
             staging.discard()
             return (compilation, 0)
@@ -33,12 +36,14 @@ import Testing
         return (compilation, staging.reusedCount)
     }
 
-    /// The output's files but the marker and the record, which name inodes and times.
+    /// The output's files but the marker, the records and the folder cache, which name inodes
+    /// and times.
     static func tree(_ output: URL) throws -> [(String, Data)] {
         var files = try GoldenTests.readTree(output)
         files[OutputWriter.marker] = nil
         files[OutputWriter.recordFile] = nil
         files[NoteRecord.fileName] = nil
+        files[FolderCache.fileName] = nil
         return Array(files)
     }
 

@@ -377,6 +377,54 @@ struct Workspace {
         #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("out").path))
     }
 
+    /// The build keeps what it found in each settled folder of the vault beside its output
+    /// (`.locker-folders`); the next build takes an unchanged folder's entries from it, and
+    /// reads again a folder a note was added to, removed from or renamed in.
+    @Test func aRebuildSeesNotesAddedRemovedAndRenamedInFoldersItDidNotReadAgain() throws {
+        let workspace = try Workspace(["guides/a.md": "Hello [[b]].\n", "guides/b.md": "B.\n", "more/c.md": "C.\n"])
+        defer { workspace.remove() }
+        func build() throws -> String {
+            let run = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        func pages() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(
+                atPath: workspace.root.appendingPathComponent("out/site/guides/guides").path
+            ).sorted()
+        }
+        func write(_ path: String, _ text: String) throws {
+            try Data(text.utf8).write(to: workspace.root.appendingPathComponent("vault/" + path))
+        }
+        let cache = workspace.root.appendingPathComponent("out/.locker-folders")
+        _ = try build()
+        // The folders were just made: none is kept yet.
+        let unsettled = try Data(contentsOf: cache)
+        // Once they have settled, an edit in place builds again and keeps all three.
+        // (Settled: changed two seconds before the second the walk begins in, so up to three.)
+        Thread.sleep(forTimeInterval: 3.1)
+        try write("guides/a.md", "Hello again [[b]].\n")
+        _ = try build()
+        let settled = try Data(contentsOf: cache)
+        for name in ["guides", "more", "a.md", "b.md", "c.md"] {
+            #expect(!unsettled.contains(Data(name.utf8)), "\(name)")
+            #expect(settled.contains(Data(name.utf8)), "\(name)")
+        }
+        try write("guides/d.md", "D.\n")
+        _ = try build()
+        #expect(try pages() == ["a", "b", "d"])
+        try FileManager.default.moveItem(
+            at: workspace.root.appendingPathComponent("vault/guides/b.md"),
+            to: workspace.root.appendingPathComponent("vault/guides/e.md"))
+        #expect(try build().contains("no note named 'b'"))
+        #expect(try pages() == ["a", "d", "e"])
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("vault/more/c.md"))
+        _ = try build()
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: workspace.root.appendingPathComponent("out/site/guides/more/c/index.html").path))
+    }
+
     @Test func anInterruptedRebuildLeavesThePreviousOutputAndNoTemporaryFile() throws {
         let workspace = try Self.interruptibleWorkspace()
         defer { workspace.remove() }
@@ -394,7 +442,7 @@ struct Workspace {
         }
         #expect(try Self.interruptedBuild(in: workspace, once: writing) == 130)
         let everyFile = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path + "/out")
-        let records: Set<String> = [".locker-build", ".locker-inputs", ".locker-notes"]
+        let records: Set<String> = [".locker-build", ".locker-inputs", ".locker-notes", ".locker-folders"]
         #expect(everyFile.filter { $0.contains(".locker-") && !records.contains($0) } == [])
         #expect(try workspace.read("out/bundles/v1/manifest.json") == manifest)
         #expect(try workspace.read("out/site/guides/notes/n0/index.html") == page)

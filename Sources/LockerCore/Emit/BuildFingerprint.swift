@@ -34,9 +34,14 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
 
     /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
     /// to see that something was saved, added, renamed or removed. The walk stays with it, for
-    /// the build the watcher starts when it changed.
-    public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
-        let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
+    /// the build the watcher starts when it changed. The folders that have not changed since
+    /// `previous` was taken are not read again (``FolderCache``).
+    public static func files(in vault: URL, skipping: [URL] = [], after previous: BuildFingerprint? = nil)
+        -> BuildFingerprint
+    {
+        let walk = VaultScanner.walk(
+            root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }),
+            cache: previous?.walk?.folderCache)
         var fingerprint = BuildFingerprint(hex: walk.recordSHA256())
         fingerprint.folders = walk.folders
         fingerprint.walk = walk
@@ -73,14 +78,20 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// - Parameters:
     ///   - compiler: the build's vault, output folder (skipped) and environment.
     ///   - settings: everything else the output or the report depends on (options, the output path).
-    public init(compiler: Compiler, settings: [String]) {
+    ///   - output: the output folder, whose ``FolderCache`` spares the walk reading the folders
+    ///     that have not changed since the build that wrote it; not read when the environment
+    ///     has `LOCKER_FOLDER_CACHE=off`.
+    public init(compiler: Compiler, settings: [String], output: URL? = nil) {
         // The content date (`git`, without `SOURCE_DATE_EPOCH`) is worked out while the vault
         // is walked.
         let skipping = Set(compiler.skipping.map { $0.standardizedFileURL.path })
+        let cacheOutput = compiler.environment["LOCKER_FOLDER_CACHE"] == "off" ? nil : output
         let (date, walk) = Compiler.concurrently {
             compiler.generatedAt()
         } and: {
-            VaultScanner.walk(root: compiler.vault, skipping: skipping)
+            VaultScanner.walk(
+                root: compiler.vault, skipping: skipping, cache: cacheOutput.flatMap(FolderCache.init(output:)),
+                settlingTime: compiler.settlingTime)
         }
         var lines = ["locker-build-fingerprint 1"]
         lines += settings

@@ -241,6 +241,8 @@ struct VaultWalk: Sendable {
     var entries: [Entry] = []
     /// The folders it left out, as absolute standardized paths.
     var skipped: Set<String> = []
+    /// What it found in each folder whose stamp had settled, for the next walk (``FolderCache``).
+    var folderCache: FolderCache?
 
     /// A file a walk found.
     struct Entry: Sendable {
@@ -268,10 +270,16 @@ extension VaultScanner {
     ///
     /// Folders are listed a level at a time on every core (`readdir` says which entries are
     /// folders), then every file is looked at on every core. `locker serve` walks the vault this
-    /// way four times a second, so a walk makes no string per file.
-    static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
+    /// way four times a second, so a walk makes no string per file. A folder `cache` holds with
+    /// its current stamp is not read again; the walk's own cache keeps the folders that last
+    /// changed `settlingTime` seconds before it began.
+    static func walk(
+        root: URL, skipping: Set<String>, cache: FolderCache? = nil, settlingTime: Int = BuildCache.settlingTime
+    ) -> VaultWalk {
         let start = root.standardizedFileURL.path
-        let listings = listFolders(under: start, skipping: skipping)
+        let (listings, folderCache) = listFolders(
+            under: start, skipping: skipping, cache: cache?.vault == start ? cache : nil,
+            settled: Int64(time(nil)) - Int64(settlingTime))
         // Each file with the place of its folder in `folders`, in the order of their paths.
         var found: [(relative: String, absolute: String, folder: Int)] = []
         // Made at its size: grown by doubling, its copies were megabytes of memory touched for
@@ -353,7 +361,8 @@ extension VaultScanner {
             }
             return (bytes, listed)
         }
-        var walk = VaultWalk(recordRuns: runs.map(\.0), folders: folders, skipped: skipping)
+        var walk = VaultWalk(
+            recordRuns: runs.map(\.0), folders: folders, skipped: skipping, folderCache: folderCache)
         walk.entries.reserveCapacity(files.count)
         for (_, listed) in runs {
             for (index, stamp) in listed {
@@ -378,30 +387,61 @@ extension VaultScanner {
     /// vault (the vault itself as none); nil for one that could not be read. The folders of each
     /// level are read side by side, on every core. Keyed by bytes, not strings: two folders whose
     /// names are one text composed and decomposed are equal strings, and both are walked.
-    private static func listFolders(under start: String, skipping: Set<String>) -> [[UInt8]: FolderListing?] {
+    ///
+    /// A folder whose stamp is the one `cache` holds it with is taken from the cache. Returns
+    /// the cache for the next walk too: each folder whose stamp, taken before it was read, had
+    /// settled (last changed before the second `settled`, the rule for notes' stamps).
+    private static func listFolders(
+        under start: String, skipping: Set<String>, cache: FolderCache?, settled: Int64
+    ) -> (listings: [[UInt8]: FolderListing?], cache: FolderCache) {
         var listings: [[UInt8]: FolderListing?] = [:]
+        var next = FolderCache(vault: start)
         var level = [""]
         while !level.isEmpty {
-            let read = Compiler.parallelMap(level) { folder -> FolderListing? in
-                var listing = FolderListing(absolute: folder.isEmpty ? start : start + "/" + folder)
-                guard let entries = Self.entries(of: listing.absolute) else { return nil }
-                for entry in entries where !entry.name.hasPrefix(".") {
-                    let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
-                    let absolute = start + "/" + relative
-                    let kind = entry.kind == .unknown ? Self.kind(at: absolute) : entry.kind
-                    if kind == .folder {
-                        // Folders are entered; links to folders never are, as in a scan.
-                        if !skipping.contains(absolute) { listing.folders.append(relative) }
-                        continue
+            let read = Compiler.parallelMap(level) { folder -> (FolderListing, FolderCache.Folder?)? in
+                let key = Array(folder.utf8)
+                let absolute = folder.isEmpty ? start : start + "/" + folder
+                var status = stat()
+                let stamp = stat(absolute, &status) == 0 ? FileStamp(status) : nil
+                var names: (files: [String], folders: [String]) = ([], [])
+                if let stamp, let cached = cache?.folders[key], cached.stamp == stamp {
+                    names = (cached.files, cached.folders)
+                } else {
+                    guard let entries = Self.entries(of: absolute) else { return nil }
+                    for entry in entries where !entry.name.hasPrefix(".") {
+                        let kind = entry.kind == .unknown ? Self.kind(at: absolute + "/" + entry.name) : entry.kind
+                        if kind == .folder {
+                            names.folders.append(entry.name)
+                        } else {
+                            names.files.append(entry.name)
+                        }
                     }
-                    listing.files.append((relative, absolute))
                 }
-                return listing
+                var listing = FolderListing(absolute: absolute)
+                let prefix = folder.isEmpty ? "" : folder + "/"
+                listing.files.reserveCapacity(names.files.count)
+                for name in names.files {
+                    let relative = prefix + name
+                    listing.files.append((relative, start + "/" + relative))
+                }
+                for name in names.folders {
+                    let relative = prefix + name
+                    // Folders are entered; links to folders never are, as in a scan.
+                    if !skipping.contains(start + "/" + relative) { listing.folders.append(relative) }
+                }
+                guard let stamp, stamp.changedSeconds < settled, stamp.modifiedSeconds < settled else {
+                    return (listing, nil)
+                }
+                return (listing, FolderCache.Folder(stamp: stamp, files: names.files, folders: names.folders))
             }
-            for (folder, listing) in zip(level, read) { listings[Array(folder.utf8)] = listing }
-            level = read.flatMap { $0?.folders ?? [] }
+            for (folder, result) in zip(level, read) {
+                let key = Array(folder.utf8)
+                listings[key] = result?.0
+                if let cached = result?.1 { next.folders[key] = cached }
+            }
+            level = read.flatMap { $0?.0.folders ?? [] }
         }
-        return listings
+        return (listings, next)
     }
 
     /// A folder the walk is in (``walk(root:skipping:)``): its files and folders, in the order
