@@ -590,9 +590,8 @@ public struct Compiler: Sendable {
             do {
                 let manifest = try bundle.writeManifest(of: layout, into: sink)
                 try writeRecord(recordNotes(), pageSite: pageSite)
-                if let folders {
-                    try sink.writeUnhashed(OutputFile(path: FolderCache.fileName, pieces: [folders.encoded]))
-                }
+                // Hashed, so that an unchanged cache stays where it is.
+                if let folders { try sink.write(OutputFile(path: FolderCache.fileName, pieces: [folders.encoded])) }
                 return manifest
             } catch {
                 throw bundleError(error)

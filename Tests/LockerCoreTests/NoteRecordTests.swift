@@ -174,11 +174,8 @@ import Testing
             let marker = try #require(try OutputWriter.previousFiles(of: output))
             #expect(marker[NoteRecord.fileName]?.sha256 == "-")
             #expect(marker[NoteRecord.fileName]?.stamp != nil)
-            // Every other file has its hash, but the folder cache, which checks its own.
-            #expect(
-                marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [
-                    FolderCache.fileName, NoteRecord.fileName,
-                ])
+            // Every other file has its hash.
+            #expect(marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
             let line = try #require(marker.index(of: NoteRecord.fileName))
             #expect(OutputWriter.previousFile(at: line, of: marker, in: output) == bytes)
             do {
