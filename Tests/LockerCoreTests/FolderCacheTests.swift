@@ -148,16 +148,86 @@ import Testing
         let vault = try Self.vault()
         defer { vault.remove() }
         try Self.age(vault)
-        // Changing a folder's times changes its change time (now), which is not settled.
-        #expect(VaultScanner.walk(root: vault.root, skipping: []).folderCache?.folders.isEmpty == true)
-        // Nor is a folder's cache taken for another vault.
-        let other = try Self.vault()
-        defer { other.remove() }
-        var cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
-        cache.folders[Array("guides".utf8)]?.files = []
-        let walked = VaultScanner.walk(root: other.root, skipping: [], cache: cache)
-        #expect(Self.files(walked).contains(Array("guides/b.md".utf8)))
+        // Changing a folder's times changed its change time, within the last hour.
+        #expect(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: 3600).folderCache?.folders == [:])
+        #expect(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache?.folders.count == 6)
     }
+
+    /// A cache made for another vault is not taken, even where the folders' stamps match.
+    @Test func aCacheOfAnotherVaultIsNotTaken() throws {
+        let vault = try Self.vault()
+        defer { vault.remove() }
+        try Self.age(vault)
+        var cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+        cache.folders[Array("guides".utf8)]?.files = ["b.md"]
+        #expect(!Self.files(VaultScanner.walk(root: vault.root, skipping: [], cache: cache)).contains(Self.c))
+        cache.vault += "-elsewhere"
+        #expect(Self.files(VaultScanner.walk(root: vault.root, skipping: [], cache: cache)).contains(Self.c))
+    }
+
+    static let c = Array("guides/c.md".utf8)
+
+    /// A name no folder can hold (a path, a hidden or empty name, a zero byte), as a forged
+    /// cache could give to lead the walk out of the vault: the whole cache is refused.
+    @Test func aCacheWithNamesNoFolderHoldsIsNotRead() throws {
+        let stamp = FileStamp(
+            size: 1, inode: 2, modifiedSeconds: 3, modifiedNanoseconds: 4, changedSeconds: 5, changedNanoseconds: 6)
+        func cache(path: String = "guides", files: [String] = ["a.md"], folders: [String] = []) -> FolderCache {
+            FolderCache(vault: "/v", folders: [Array(path.utf8): .init(stamp: stamp, files: files, folders: folders)])
+        }
+        #expect(FolderCache(bytes: cache().encoded) == cache())
+        #expect(FolderCache(bytes: cache(path: "").encoded) != nil, "the vault's own folder")
+        #expect(FolderCache(bytes: cache(path: "guides/deep", folders: ["deeper"]).encoded) != nil)
+        for name in ["../up.md", "a/b.md", "", ".hidden.md", "..", "a\u{0}b.md"] {
+            #expect(FolderCache(bytes: cache(files: [name]).encoded) == nil, "file \(name.debugDescription)")
+            #expect(FolderCache(bytes: cache(folders: [name]).encoded) == nil, "folder \(name.debugDescription)")
+        }
+        for path in ["../up", "/abs", "guides/", "a//b", ".obsidian", "guides/.."] {
+            #expect(FolderCache(bytes: cache(path: path).encoded) == nil, "path \(path.debugDescription)")
+        }
+    }
+
+    /// Something else than a regular file in the cache's place (a FIFO, which `open` would wait
+    /// on for a writer; a link) is not read.
+    @Test func onlyARegularFileIsReadAsTheCache() throws {
+        let vault = try Self.vault()
+        defer { vault.remove() }
+        try Self.age(vault)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locker-folders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+        let real = output.appendingPathComponent("real")
+        try Data(cache.encoded).write(to: real)
+        let path = output.appendingPathComponent(FolderCache.fileName).path
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real.path)
+        #expect(FolderCache(output: output) == nil, "a link")
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o644) == 0)
+        #expect(FolderCache(output: output) == nil, "a FIFO")
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(at: real, to: URL(fileURLWithPath: path))
+        #expect(FolderCache(output: output) == cache)
+    }
+
+    #if os(Linux)
+        /// The file system's type, from `/proc/self/mountinfo` by the device: the temporary
+        /// folder's is one the cache trusts here, `/proc` is not.
+        @Test func theFileSystemIsKnownByItsDevice() throws {
+            func device(_ path: String) throws -> UInt64 {
+                var status = stat()
+                try #require(stat(path, &status) == 0)
+                return UInt64(status.st_dev)
+            }
+            let temporary = FileManager.default.temporaryDirectory.path
+            let type = try #require(FolderCache.fileSystemType(device: try device(temporary)))
+            #expect(FolderCache.trustedTypes.contains(type), "\(type)")
+            #expect(FolderCache.isTrusted(temporary, device: try device(temporary)))
+            #expect(FolderCache.fileSystemType(device: try device("/proc")) == "proc")
+            #expect(!FolderCache.isTrusted("/proc", device: try device("/proc")))
+        }
+    #endif
 
     /// `locker build`'s path: the fingerprint reads the cache the last build left in its output,
     /// unless `LOCKER_FOLDER_CACHE=off`.

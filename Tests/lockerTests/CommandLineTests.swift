@@ -260,7 +260,9 @@ struct Workspace {
             phases == ["scanning", "parsing", "linking", "bundling", "rendering", "finishing", "total", "templates"])
         // The templates' time: the site's pages, the two guides' and the index, home and 404 pages.
         let templates = try #require(timed.stderr.split(separator: "\n").last)
-        #expect(templates.contains(" s of CPU, \(try Self.pageCount(workspace.root.appendingPathComponent("timed"))) pages at "))
+        #expect(
+            templates.contains(
+                " s of CPU, \(try Self.pageCount(workspace.root.appendingPathComponent("timed"))) pages at "))
         let checked = try LockerRun(["check", "vault", "--timings"], in: workspace.root)
         #expect(
             checked.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").first } == [
@@ -381,7 +383,9 @@ struct Workspace {
     /// (`.locker-folders`); the next build takes an unchanged folder's entries from it, and
     /// reads again a folder a note was added to, removed from or renamed in.
     @Test func aRebuildSeesNotesAddedRemovedAndRenamedInFoldersItDidNotReadAgain() throws {
-        let workspace = try Workspace(["guides/a.md": "Hello [[b]].\n", "guides/b.md": "B.\n", "more/c.md": "C.\n"])
+        let workspace = try Workspace([
+            "harbour/a.md": "Hello [[b]].\n", "harbour/b.md": "B.\n", "galley/c.md": "C.\n",
+        ])
         defer { workspace.remove() }
         func build() throws -> String {
             let run = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
@@ -390,7 +394,7 @@ struct Workspace {
         }
         func pages() throws -> [String] {
             try FileManager.default.contentsOfDirectory(
-                atPath: workspace.root.appendingPathComponent("out/site/guides/guides").path
+                atPath: workspace.root.appendingPathComponent("out/site/guides/harbour").path
             ).sorted()
         }
         func write(_ path: String, _ text: String) throws {
@@ -398,31 +402,28 @@ struct Workspace {
         }
         let cache = workspace.root.appendingPathComponent("out/.locker-folders")
         _ = try build()
-        // The folders were just made: none is kept yet.
-        let unsettled = try Data(contentsOf: cache)
-        // Once they have settled, an edit in place builds again and keeps all three.
+        // Once the folders have settled, an edit in place builds again and keeps all three.
         // (Settled: changed two seconds before the second the walk begins in, so up to three.)
         Thread.sleep(forTimeInterval: 3.1)
-        try write("guides/a.md", "Hello again [[b]].\n")
+        try write("harbour/a.md", "Hello again [[b]].\n")
         _ = try build()
         let settled = try Data(contentsOf: cache)
-        for name in ["guides", "more", "a.md", "b.md", "c.md"] {
-            #expect(!unsettled.contains(Data(name.utf8)), "\(name)")
+        for name in ["harbour", "galley", "a.md", "b.md", "c.md"] {
             #expect(settled.contains(Data(name.utf8)), "\(name)")
         }
-        try write("guides/d.md", "D.\n")
+        try write("harbour/d.md", "D.\n")
         _ = try build()
         #expect(try pages() == ["a", "b", "d"])
         try FileManager.default.moveItem(
-            at: workspace.root.appendingPathComponent("vault/guides/b.md"),
-            to: workspace.root.appendingPathComponent("vault/guides/e.md"))
+            at: workspace.root.appendingPathComponent("vault/harbour/b.md"),
+            to: workspace.root.appendingPathComponent("vault/harbour/e.md"))
         #expect(try build().contains("no note named 'b'"))
         #expect(try pages() == ["a", "d", "e"])
-        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("vault/more/c.md"))
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("vault/galley/c.md"))
         _ = try build()
         #expect(
             !FileManager.default.fileExists(
-                atPath: workspace.root.appendingPathComponent("out/site/guides/more/c/index.html").path))
+                atPath: workspace.root.appendingPathComponent("out/site/guides/galley/c/index.html").path))
     }
 
     @Test func anInterruptedRebuildLeavesThePreviousOutputAndNoTemporaryFile() throws {
@@ -438,7 +439,9 @@ struct Workspace {
             let out = workspace.root.path + "/out"
             let scratch = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
                 .filter { $0.hasPrefix(".locker-tmp-") }
-            return scratch.contains { ((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + $0)) ?? []).count > 100 }
+            return scratch.contains {
+                ((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + $0)) ?? []).count > 100
+            }
         }
         #expect(try Self.interruptedBuild(in: workspace, once: writing) == 130)
         let everyFile = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path + "/out")
@@ -448,7 +451,9 @@ struct Workspace {
         #expect(try workspace.read("out/site/guides/notes/n0/index.html") == page)
         // The next build finds the previous output whole and builds the new one.
         #expect(try LockerRun(["build", "vault", "--out", "out"], in: workspace.root).status == 0)
-        #expect(String(decoding: try workspace.read("out/bundles/v1/manifest.json"), as: UTF8.self).contains("\"title\":\"Changed\""))
+        #expect(
+            String(decoding: try workspace.read("out/bundles/v1/manifest.json"), as: UTF8.self).contains(
+                "\"title\":\"Changed\""))
     }
 
     @Test func failedBuildWritesNothingAndKeepsThePreviousOutput() throws {

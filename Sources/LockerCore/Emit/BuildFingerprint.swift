@@ -35,18 +35,23 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
     /// to see that something was saved, added, renamed or removed. The walk stays with it, for
     /// the build the watcher starts when it changed. The folders that have not changed since
-    /// `previous` was taken are not read again (``FolderCache``).
+    /// `previous` was taken are not read again (``FolderCache``), unless the environment has
+    /// `LOCKER_FOLDER_CACHE=off`.
     public static func files(in vault: URL, skipping: [URL] = [], after previous: BuildFingerprint? = nil)
         -> BuildFingerprint
     {
         let walk = VaultScanner.walk(
             root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }),
-            cache: previous?.walk?.folderCache)
+            cache: folderCacheOff ? nil : previous?.walk?.folderCache)
         var fingerprint = BuildFingerprint(hex: walk.recordSHA256())
         fingerprint.folders = walk.folders
         fingerprint.walk = walk
         return fingerprint
     }
+
+    /// Whether the environment turns the ``FolderCache`` off (`LOCKER_FOLDER_CACHE=off`), for a
+    /// file system whose folders' times do not follow their entries and that is not known to.
+    static let folderCacheOff = ProcessInfo.processInfo.environment["LOCKER_FOLDER_CACHE"] == "off"
 
     /// The running `locker` program, by path, size, inode and modification time: a new build of
     /// it may write other bytes. Not by its change time, which a hard link to it changes (a

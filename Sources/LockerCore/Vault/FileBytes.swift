@@ -16,9 +16,10 @@ enum FileBytes {
         var description: String
     }
 
-    /// The file's bytes, following symbolic links.
+    /// The file's bytes, following symbolic links. Opened without blocking, so that a FIFO in
+    /// the place of a file is refused (not a regular file) rather than wait for a writer.
     static func contents(of path: String) throws(Failure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw Failure(description: reason()) }
         defer { close(descriptor) }
         var status = stat()

@@ -1,6 +1,12 @@
 import Foundation
 import LockerKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What each folder of the vault held when the last build walked it, by the folder's stamp: a
 /// folder with the same stamp (inode, size, modification and change times) holds the same
 /// entries, so the next walk takes them from here rather than read the folder again. Git's
@@ -8,12 +14,17 @@ import LockerKit
 ///
 /// Adding, removing or renaming an entry changes its folder's modification time; editing a file
 /// does not, and the walk looks at every file anyway. A folder is kept only when its stamp had
-/// settled before the walk began (changed in an earlier second): two changes within one tick of
-/// the file system's clock can leave the same time, and the second would go unseen.
+/// settled before the walk began (last changed two whole seconds before it): two changes within
+/// one tick of the file system's clock can leave the same time, and the second would go unseen.
+/// Only folders on the vault's own device, on a file system known to keep folders' times
+/// (``isTrusted(_:device:)``), with times set, are kept: FAT gives its root folder no times, and a
+/// network file system's times come from another clock, or from a cache of attributes.
 ///
-/// `locker build` writes it beside its output (``fileName``); reading a folder's entries cost
-/// a one-note rebuild of 10,000 notes 3–4 ms of kernel time in `getdents`. The bytes end with
-/// their SHA-256: a damaged cache, which could hide a note, is not read.
+/// `locker build` writes it beside its output (``fileName``); reading the folders' entries cost
+/// a one-note rebuild of 10,000 notes in 50 folders 4–5 ms of CPU, 3–4 ms of it the kernel's
+/// `getdents`. The
+/// bytes end with their SHA-256, and every name is checked to be one a folder can hold: a
+/// damaged or forged cache, which could hide a note or lead the walk elsewhere, is not read.
 struct FolderCache: Sendable, Equatable {
     /// The name of the file in the output folder.
     static let fileName = ".locker-folders"
@@ -76,12 +87,23 @@ struct FolderCache: Sendable, Equatable {
             vault = try reader.string()
             let count = try reader.count()
             for _ in 0..<count {
-                let path = Array(try reader.string().utf8)
+                let text = try reader.string()
+                // The vault's own folder, or names joined by `/`.
+                guard
+                    text.isEmpty
+                        || text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy(
+                            { Self.isEntryName($0) })
+                else { return nil }
+                let path = Array(text.utf8)
                 let stamp = FileStamp(
                     size: try reader.int64(), inode: UInt64(bitPattern: try reader.int64()),
                     modifiedSeconds: try reader.int64(), modifiedNanoseconds: try reader.int64(),
                     changedSeconds: try reader.int64(), changedNanoseconds: try reader.int64())
-                folders[path] = Folder(stamp: stamp, files: try reader.strings(), folders: try reader.strings())
+                let folder = Folder(stamp: stamp, files: try reader.strings(), folders: try reader.strings())
+                guard folder.files.allSatisfy({ Self.isEntryName($0[...]) }),
+                    folder.folders.allSatisfy({ Self.isEntryName($0[...]) })
+                else { return nil }
+                folders[path] = folder
             }
             guard reader.atEnd else { return nil }
         } catch {
@@ -89,12 +111,64 @@ struct FolderCache: Sendable, Equatable {
         }
     }
 
-    /// The cache the build into `output` left; nil when there is none, or it is damaged. (A
-    /// walk takes it only for the vault it was made of.)
+    /// The cache the build into `output` left; nil when there is none (or something else than a
+    /// regular file is in its place), or it is damaged. (A walk takes it only for the vault it
+    /// was made of.)
     init?(output: URL) {
-        guard let bytes = try? FileBytes.contents(of: output.standardizedFileURL.path + "/" + Self.fileName),
-            let cache = FolderCache(bytes: bytes)
+        let path = output.standardizedFileURL.path + "/" + Self.fileName
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < Self.largest,
+            let bytes = try? FileBytes.contents(of: path), let cache = FolderCache(bytes: bytes)
         else { return nil }
         self = cache
+    }
+
+    /// The most bytes a cache is read with: far more than the names of a million files.
+    static let largest = 256 << 20
+
+    /// Whether `name` is one a walk keeps: not empty, not hidden (nor `.` or `..`), without a
+    /// `/` or a zero byte.
+    static func isEntryName(_ name: Substring) -> Bool {
+        guard let first = name.utf8.first, first != UInt8(ascii: ".") else { return false }
+        return !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
+    }
+
+    /// Whether folders' stamps on the file system of the folder at `path` (whose device is
+    /// `device`) follow their entries, as the cache needs: the local file systems known to
+    /// (ext2/3/4, XFS, Btrfs, ZFS, F2FS, tmpfs, overlayfs; APFS and HFS+ on macOS). FAT and exFAT,
+    /// network and FUSE file systems are not trusted: every folder on them is read at every walk.
+    static func isTrusted(_ path: String, device: UInt64) -> Bool {
+        #if canImport(Darwin)
+            var status = statfs()
+            guard statfs(path, &status) == 0 else { return false }
+            let name = withUnsafeBytes(of: status.f_fstypename) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return ["apfs", "hfs"].contains(name)
+        #else
+            return fileSystemType(device: device).map(trustedTypes.contains) ?? false
+        #endif
+    }
+
+    /// The file systems ``isTrusted(_:device:)`` trusts on Linux, as `/proc/self/mountinfo`
+    /// names them.
+    static let trustedTypes: Set<String> = ["ext2", "ext3", "ext4", "xfs", "btrfs", "zfs", "f2fs", "tmpfs", "overlay"]
+
+    /// The type of the file system mounted from `device` (major and minor, as `stat` gives
+    /// them), from `/proc/self/mountinfo`: after the optional fields, a `-` and the type.
+    static func fileSystemType(device: UInt64) -> String? {
+        guard let bytes = try? FileBytes.contents(of: "/proc/self/mountinfo") else { return nil }
+        // glibc's `major` and `minor`.
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~0xFFF)
+        let minor = (device & 0xFF) | ((device >> 12) & ~0xFF)
+        let wanted = "\(major):\(minor)"
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2, fields[2] == wanted, let dash = fields.firstIndex(of: "-"),
+                dash + 1 < fields.count
+            else { continue }
+            return String(fields[dash + 1])
+        }
+        return nil
     }
 }

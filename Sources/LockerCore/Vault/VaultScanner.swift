@@ -177,10 +177,21 @@ struct VaultScanner: Sendable {
     /// A folder's entries with their types as `readdir(3)` reports them: one system call per
     /// batch of entries rather than a `stat` per file.
     fileprivate static func entries(of path: String) -> [Entry]? {
+        entries(of: path, complete: nil)
+    }
+
+    /// ``entries(of:)``; `complete`, when given, is set to whether the folder was read to its
+    /// end, not cut short by an error (which `readdir` tells only by `errno`).
+    fileprivate static func entries(of path: String, complete: UnsafeMutablePointer<Bool>?) -> [Entry]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var entries: [Entry] = []
-        while let pointer = readdir(directory) {
+        while true {
+            errno = 0
+            guard let pointer = readdir(directory) else {
+                complete?.pointee = errno == 0
+                break
+            }
             // Fields are read in place: an entry is only as long as its name, so copying the
             // whole `dirent` (`pointer.pointee`) reads past its end (found by AddressSanitizer).
             guard let namePointer = pointer.pointer(to: \.d_name), let typePointer = pointer.pointer(to: \.d_type)
@@ -389,25 +400,36 @@ extension VaultScanner {
     /// names are one text composed and decomposed are equal strings, and both are walked.
     ///
     /// A folder whose stamp is the one `cache` holds it with is taken from the cache. Returns
-    /// the cache for the next walk too: each folder whose stamp, taken before it was read, had
-    /// settled (last changed before the second `settled`, the rule for notes' stamps).
+    /// the cache for the next walk too: each folder read to its end whose stamp, taken before it
+    /// was read, had settled (last changed before the second `settled`, the rule for notes'
+    /// stamps) and has its times. Only folders on the vault's device are taken or kept, and none
+    /// on a file system ``FolderCache/isTrusted(_:device:)`` does not trust.
     private static func listFolders(
         under start: String, skipping: Set<String>, cache: FolderCache?, settled: Int64
     ) -> (listings: [[UInt8]: FolderListing?], cache: FolderCache) {
         var listings: [[UInt8]: FolderListing?] = [:]
         var next = FolderCache(vault: start)
+        var rootStatus = stat()
+        let device: UInt64? =
+            stat(start, &rootStatus) == 0 && FolderCache.isTrusted(start, device: UInt64(rootStatus.st_dev))
+            ? UInt64(rootStatus.st_dev) : nil
+        let cache = device == nil ? nil : cache
         var level = [""]
         while !level.isEmpty {
             let read = Compiler.parallelMap(level) { folder -> (FolderListing, FolderCache.Folder?)? in
                 let key = Array(folder.utf8)
                 let absolute = folder.isEmpty ? start : start + "/" + folder
                 var status = stat()
-                let stamp = stat(absolute, &status) == 0 ? FileStamp(status) : nil
+                // Only a folder on the vault's device (a trusted file system's) is cached.
+                let stamp =
+                    stat(absolute, &status) == 0 && device == UInt64(status.st_dev) ? FileStamp(status) : nil
                 var names: (files: [String], folders: [String]) = ([], [])
+                var complete = false
                 if let stamp, let cached = cache?.folders[key], cached.stamp == stamp {
                     names = (cached.files, cached.folders)
+                    complete = true
                 } else {
-                    guard let entries = Self.entries(of: absolute) else { return nil }
+                    guard let entries = Self.entries(of: absolute, complete: &complete) else { return nil }
                     for entry in entries where !entry.name.hasPrefix(".") {
                         let kind = entry.kind == .unknown ? Self.kind(at: absolute + "/" + entry.name) : entry.kind
                         if kind == .folder {
@@ -429,9 +451,9 @@ extension VaultScanner {
                     // Folders are entered; links to folders never are, as in a scan.
                     if !skipping.contains(start + "/" + relative) { listing.folders.append(relative) }
                 }
-                guard let stamp, stamp.changedSeconds < settled, stamp.modifiedSeconds < settled else {
-                    return (listing, nil)
-                }
+                guard let stamp, complete, stamp.changedSeconds < settled, stamp.modifiedSeconds < settled,
+                    stamp.changedSeconds > 0, stamp.modifiedSeconds > 0
+                else { return (listing, nil) }
                 return (listing, FolderCache.Folder(stamp: stamp, files: names.files, folders: names.folders))
             }
             for (folder, result) in zip(level, read) {
