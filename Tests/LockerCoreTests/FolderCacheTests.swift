@@ -218,7 +218,7 @@ import Testing
             func device(_ path: String) throws -> UInt64 {
                 var status = stat()
                 try #require(stat(path, &status) == 0)
-                return UInt64(status.st_dev)
+                return UInt64(truncatingIfNeeded: status.st_dev)
             }
             let temporary = FileManager.default.temporaryDirectory.path
             let type = try #require(FolderCache.fileSystemType(device: try device(temporary)))

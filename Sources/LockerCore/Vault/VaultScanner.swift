@@ -411,8 +411,9 @@ extension VaultScanner {
         var next = FolderCache(vault: start)
         var rootStatus = stat()
         let device: UInt64? =
-            stat(start, &rootStatus) == 0 && FolderCache.isTrusted(start, device: UInt64(rootStatus.st_dev))
-            ? UInt64(rootStatus.st_dev) : nil
+            stat(start, &rootStatus) == 0
+                && FolderCache.isTrusted(start, device: UInt64(truncatingIfNeeded: rootStatus.st_dev))
+            ? UInt64(truncatingIfNeeded: rootStatus.st_dev) : nil
         let cache = device == nil ? nil : cache
         var level = [""]
         while !level.isEmpty {
@@ -422,7 +423,8 @@ extension VaultScanner {
                 var status = stat()
                 // Only a folder on the vault's device (a trusted file system's) is cached.
                 let stamp =
-                    stat(absolute, &status) == 0 && device == UInt64(status.st_dev) ? FileStamp(status) : nil
+                    stat(absolute, &status) == 0 && device == UInt64(truncatingIfNeeded: status.st_dev)
+                    ? FileStamp(status) : nil
                 var names: (files: [String], folders: [String]) = ([], [])
                 var complete = false
                 if let stamp, let cached = cache?.folders[key], cached.stamp == stamp {
