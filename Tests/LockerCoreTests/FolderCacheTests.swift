@@ -42,6 +42,19 @@ import Testing
         }
     }
 
+    /// The cache of a walk of `vault` that takes every folder for settled.
+    static func settledCache(of vault: TestVault) -> FolderCache? {
+        VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache
+    }
+
+    /// A new empty folder for an output, removed by the caller.
+    static func outputFolder() throws -> URL {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locker-folders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        return output
+    }
+
     /// A walk's files, as bytes (two names of one text are two files).
     static func files(_ walk: VaultWalk) -> [[UInt8]] { walk.entries.map { Array($0.relative.utf8) } }
 
@@ -67,7 +80,7 @@ import Testing
         let vault = try Self.vault()
         defer { vault.remove() }
         try Self.age(vault)
-        let bytes = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+        let bytes = try #require(Self.settledCache(of: vault))
             .encoded
         #expect(FolderCache(bytes: bytes) != nil)
         #expect(FolderCache(bytes: []) == nil)
@@ -97,7 +110,7 @@ import Testing
         var doctored = cache
         doctored.folders[Array("guides".utf8)]?.files = ["b.md"]
         let fromCache = VaultScanner.walk(root: vault.root, skipping: [], cache: doctored)
-        #expect(!Self.files(fromCache).contains(Array("guides/c.md".utf8)))
+        #expect(!Self.files(fromCache).contains(Self.c))
         #expect(Self.files(fromCache).count == Self.files(first).count - 1)
         #expect(Self.files(VaultScanner.walk(root: vault.root, skipping: [], cache: cache)) == Self.files(first))
 
@@ -133,7 +146,7 @@ import Testing
             #expect(sameRecord, "\(change)")
             #expect(cached.folders == fresh.folders, "\(change)")
             try Self.age(vault)
-            cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+            cache = try #require(Self.settledCache(of: vault))
         }
         // The output folder is skipped whether its folder's entries come from the cache or not.
         let skipped = vault.root.standardizedFileURL.path + "/guides"
@@ -150,7 +163,7 @@ import Testing
         try Self.age(vault)
         // Changing a folder's times changed its change time, within the last hour.
         #expect(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: 3600).folderCache?.folders == [:])
-        #expect(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache?.folders.count == 6)
+        #expect(Self.settledCache(of: vault)?.folders.count == 6)
     }
 
     /// A cache made for another vault is not taken, even where the folders' stamps match.
@@ -158,7 +171,7 @@ import Testing
         let vault = try Self.vault()
         defer { vault.remove() }
         try Self.age(vault)
-        var cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+        var cache = try #require(Self.settledCache(of: vault))
         cache.folders[Array("guides".utf8)]?.files = ["b.md"]
         #expect(!Self.files(VaultScanner.walk(root: vault.root, skipping: [], cache: cache)).contains(Self.c))
         cache.vault += "-elsewhere"
@@ -193,11 +206,9 @@ import Testing
         let vault = try Self.vault()
         defer { vault.remove() }
         try Self.age(vault)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "locker-folders-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let output = try Self.outputFolder()
         defer { try? FileManager.default.removeItem(at: output) }
-        let cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+        let cache = try #require(Self.settledCache(of: vault))
         let real = output.appendingPathComponent("real")
         try Data(cache.encoded).write(to: real)
         let path = output.appendingPathComponent(FolderCache.fileName).path
@@ -235,18 +246,16 @@ import Testing
         let vault = try Self.vault()
         defer { vault.remove() }
         try Self.age(vault)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "locker-folders-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let output = try Self.outputFolder()
         defer { try? FileManager.default.removeItem(at: output) }
-        var cache = try #require(VaultScanner.walk(root: vault.root, skipping: [], settlingTime: -10).folderCache)
+        var cache = try #require(Self.settledCache(of: vault))
         cache.folders[Array("guides".utf8)]?.files = ["b.md"]
         try Data(cache.encoded).write(to: output.appendingPathComponent(FolderCache.fileName))
         func walked(_ environment: [String: String]) throws -> [[UInt8]] {
             let compiler = Compiler(vault: vault.root, skipping: [output], environment: environment)
             return Self.files(try #require(BuildFingerprint(compiler: compiler, settings: [], output: output).walk))
         }
-        #expect(try !walked([:]).contains(Array("guides/c.md".utf8)))
-        #expect(try walked(["LOCKER_FOLDER_CACHE": "off"]).contains(Array("guides/c.md".utf8)))
+        #expect(try !walked([:]).contains(Self.c))
+        #expect(try walked(["LOCKER_FOLDER_CACHE": "off"]).contains(Self.c))
     }
 }

@@ -42,16 +42,12 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     {
         let walk = VaultScanner.walk(
             root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }),
-            cache: folderCacheOff ? nil : previous?.walk?.folderCache)
+            cache: FolderCache.isOff(in: ProcessInfo.processInfo.environment) ? nil : previous?.walk?.folderCache)
         var fingerprint = BuildFingerprint(hex: walk.recordSHA256())
         fingerprint.folders = walk.folders
         fingerprint.walk = walk
         return fingerprint
     }
-
-    /// Whether the environment turns the ``FolderCache`` off (`LOCKER_FOLDER_CACHE=off`), for a
-    /// file system whose folders' times do not follow their entries and that is not known to.
-    static let folderCacheOff = ProcessInfo.processInfo.environment["LOCKER_FOLDER_CACHE"] == "off"
 
     /// The running `locker` program, by path, size, inode and modification time: a new build of
     /// it may write other bytes. Not by its change time, which a hard link to it changes (a
@@ -90,7 +86,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         // The content date (`git`, without `SOURCE_DATE_EPOCH`) is worked out while the vault
         // is walked.
         let skipping = Set(compiler.skipping.map { $0.standardizedFileURL.path })
-        let cacheOutput = compiler.environment["LOCKER_FOLDER_CACHE"] == "off" ? nil : output
+        let cacheOutput = FolderCache.isOff(in: compiler.environment) ? nil : output
         let (date, walk) = Compiler.concurrently {
             compiler.generatedAt()
         } and: {

@@ -123,6 +123,11 @@ struct FolderCache: Sendable, Equatable {
         self = cache
     }
 
+    /// Whether `environment` turns the cache off (`LOCKER_FOLDER_CACHE=off`), for a file system
+    /// whose folders' times do not follow their entries and that ``isTrusted(_:device:)`` takes
+    /// for one that does.
+    static func isOff(in environment: [String: String]) -> Bool { environment["LOCKER_FOLDER_CACHE"] == "off" }
+
     /// The most bytes a cache is read with: far more than the names of a million files.
     static let largest = 256 << 20
 
