@@ -116,6 +116,64 @@ import Testing
         #expect(!scratch.contains { $0.hasPrefix(OutputWriter.Journal.scratchPrefix) }, "\(scratch)")
     }
 
+    /// A large file the update read ahead (the manifest) is compared with the bytes read, not
+    /// hashed: kept when they are its bytes, else written and listed unhashed; the next update
+    /// compares it with the bytes it reads ahead in turn, and one without them hashes it again.
+    @Test func aLargeFileReadAheadIsComparedWithItsBytesNotHashed() throws {
+        let size = OutputWriter.Update.hashedWhileWritten
+        let large = (0..<size + 7).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let path = OutputPrefetch.manifest
+        let output = Self.folder()
+        defer { removeOutput(output) }
+        try OutputWriter.replace(output, with: [OutputFile(path: path, pieces: [large])])
+        let inode = { () throws -> Int in
+            let attributes = try FileManager.default.attributesOfItem(atPath: output.path + "/" + path)
+            return try #require(attributes[.systemFileNumber] as? Int)
+        }
+        /// Writes `bytes` at `path` in an update that read the output ahead, or did not.
+        func update(_ bytes: [UInt8], readAhead: Bool = true) throws {
+            let transaction = try OutputWriter.begin(
+                replacing: output, prefetched: readAhead ? OutputPrefetch(output: output) : nil)
+            try transaction.write(OutputFile(path: path, pieces: [bytes[..<5], bytes[5...]]))
+            try transaction.commit()
+        }
+        let sha256 = { try OutputWriter.previousFiles(of: output)?[path]?.sha256 }
+        let first = try inode()
+
+        // The same bytes: kept, with their hash.
+        try update(large)
+        #expect(try inode() == first)
+        #expect(try sha256() == ContentHash.sha256Hex(Data(large)))
+
+        // One byte changed: written, unhashed.
+        var changed = large
+        changed[3] ^= 1
+        try update(changed)
+        #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(changed))
+        #expect(try sha256() == OutputWriter.RecordedFile.unhashed)
+        let written = try inode()
+        #expect(written != first)
+
+        // The same bytes again: kept by their bytes, though the marker has no hash for them.
+        try update(changed)
+        #expect(try inode() == written)
+        #expect(try sha256() == OutputWriter.RecordedFile.unhashed)
+
+        // Without the bytes read ahead: hashed while written, and written.
+        try update(changed, readAhead: false)
+        #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(changed))
+        #expect(try sha256() == ContentHash.sha256Hex(Data(changed)))
+
+        // Changed since it was read ahead (by another program): not taken for the bytes read.
+        let prefetched = OutputPrefetch(output: output)
+        _ = prefetched.file(path)
+        try Data(large).write(to: output.appendingPathComponent(path))
+        let transaction = try OutputWriter.begin(replacing: output, prefetched: prefetched)
+        try transaction.write(OutputFile(path: path, pieces: [changed]))
+        try transaction.commit()
+        #expect(try Data(contentsOf: output.appendingPathComponent(path)) == Data(changed))
+    }
+
     /// The survey taken as an update begins finds the files the previous build wrote as it wrote
     /// them, and not one rewritten, replaced by a folder or removed since.
     @Test func theSurveyFindsWhatChangedSinceThePreviousBuild() throws {
@@ -123,7 +181,8 @@ import Testing
             let root = output.path + "/"
             try Data("a, again".utf8).write(to: URL(fileURLWithPath: root + "site/guides/a/index.html"))
             try FileManager.default.removeItem(atPath: root + "site/guides/b/index.html")
-            try FileManager.default.createDirectory(atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(
+                atPath: root + "site/guides/b/index.html", withIntermediateDirectories: false)
             try FileManager.default.removeItem(atPath: root + "bundles/v1/guide/en/aaaa.json")
             let previous = try #require(try OutputWriter.previousFiles(of: output))
             // Asked at once: the file's run is surveyed then, by the asking thread or the survey's,
@@ -221,12 +280,14 @@ import Testing
                 let newMarker = try #require(journal.newMarker)
                 #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(newMarker).path))
             }
-            #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(
+                FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
             #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.first.map(\.path)))
 
             let next = try OutputWriter.begin(replacing: output)
-            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(
+                !FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             #expect(try Self.files(output) == Self.expected(Self.second))
             // The marker is the new build's.
             #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
@@ -306,7 +367,8 @@ import Testing
                     "\(error)".contains("the new marker is gone from its scratch folder")
                 }
             }
-            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.recordFile).path))
+            #expect(
+                !FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.recordFile).path))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == nil)
             // The next build comes right.
             do {
@@ -411,7 +473,8 @@ import Testing
             removeOutput(aside)
         }
         func beside() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: parent.path).filter { $0.hasPrefix(".\(name).") }.sorted()
+            try FileManager.default.contentsOfDirectory(atPath: parent.path).filter { $0.hasPrefix(".\(name).") }
+                .sorted()
         }
         func setAside() throws {
             try OutputWriter.replace(aside, with: Self.first)
@@ -445,7 +508,8 @@ import Testing
         try Self.withFirstBuild { output in
             try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
             let next = try OutputWriter.begin(replacing: output)
-            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(
+                !FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.first))
         }
@@ -456,7 +520,8 @@ import Testing
     /// stands in for the second spelling here: two names, one inode. A removal whose twin is
     /// another file (a file system that tells the spellings apart) is removed.
     @Test func aRemovalThatIsANewFileUnderAnotherSpellingIsKept() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-journal-\(UUID().uuidString)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locker-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { removeOutput(output) }
         func write(_ name: String, _ text: String) throws {
@@ -466,9 +531,12 @@ import Testing
         try write("scratch", "new")
         try write("OLD.json", "kept")
         // The previous build's `guide.json` is the new file's other spelling; `old.json` is not.
-        #expect(link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
+        #expect(
+            link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
         try write("old.json", "old")
-        let newFiles = ["Guide.json": OutputWriter.RecordedFile(sha256: ""), "OLD.json": OutputWriter.RecordedFile(sha256: "")]
+        let newFiles = [
+            "Guide.json": OutputWriter.RecordedFile(sha256: ""), "OLD.json": OutputWriter.RecordedFile(sha256: ""),
+        ]
         let journal = OutputWriter.Journal(
             renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"], marker: "", record: nil,
             twins: OutputWriter.Journal.twins(of: ["guide.json", "old.json"], among: newFiles.keys))
@@ -480,7 +548,8 @@ import Testing
         // A journal an older locker left has no twins: the files it renamed are kept the same way.
         try write("scratch", "newer")
         #expect(unlink(output.appendingPathComponent("guide.json").path) == 0)
-        #expect(link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
+        #expect(
+            link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
         var older = journal
         older.twins = nil
         older.removals = ["guide.json"]
