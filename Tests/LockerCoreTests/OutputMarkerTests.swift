@@ -314,6 +314,118 @@ import Testing
         #expect(OutputMarker(closing.marker.data).files == expected)
     }
 
+    /// A changes file on a marker file: its lines replace the marker file's of their paths, add
+    /// paths, or remove them (`x`); on another marker file (another stamp), or without its
+    /// header, it is passed over.
+    @Test func aChangesFileIsReadOnItsMarkerFile() {
+        let base = Array("h\nformat 2\na 1:1:1.1 - b.json\nb 2:2:2.2 f d.json\nc 3:3:3.3 - f.json".utf8)
+        let changes = Array("h\nformat 2\nbase 9:9:9.9\nx - - b.json\nz 4:4:4.4 - c.json\ny 5:5:5.5 g d.json\n".utf8)
+        let marker = OutputMarker(bytes: base, changes: changes, baseStamp: "9:9:9.9")
+        #expect(marker.paths == ["c.json", "d.json", "f.json"])
+        #expect(marker.isSorted && marker.linesAreCopyable)
+        #expect(marker["c.json"] == Recorded(sha256: "z", stamp: "4:4:4.4", inputs: nil))
+        #expect(marker["d.json"] == Recorded(sha256: "y", stamp: "5:5:5.5", inputs: "g"))
+        #expect(marker["f.json"] == Recorded(sha256: "c", stamp: "3:3:3.3", inputs: nil))
+        #expect(marker["b.json"] == nil)
+        #expect(marker.baseCount == 3)
+        let alone = OutputMarker(bytes: base)
+        for other in [
+            OutputMarker(bytes: base, changes: changes, baseStamp: "9:9:9.8"),
+            OutputMarker(bytes: base, changes: changes, baseStamp: nil),
+            OutputMarker(bytes: base, changes: Array(changes.dropFirst(2)), baseStamp: "9:9:9.9"),
+            OutputMarker(bytes: base, changes: [], baseStamp: "9:9:9.9"),
+        ] {
+            #expect(other.files == alone.files)
+            #expect(other.paths == ["b.json", "d.json", "f.json"])
+        }
+        // Out of order: each line still replaces its path's, a removal removes nothing.
+        let unordered = Array("h\nformat 2\nbase 9:9:9.9\ny 5:5:5.5 g d.json\nz 4:4:4.4 - c.json\n".utf8)
+        let read = OutputMarker(bytes: base, changes: unordered, baseStamp: "9:9:9.9")
+        #expect(read["d.json"]?.sha256 == "y" && read["c.json"]?.sha256 == "z" && read["b.json"]?.sha256 == "a")
+        #expect(!read.isSorted)
+    }
+
+    /// Builds over builds, each recorded by a changes file on the marker file while few files
+    /// changed, by a new marker file past that: the marker file read with its changes file lists
+    /// what the ledger's files are, as a marker written whole would; the removals and twins are
+    /// those of a marker written whole; and a changes file on the previous marker file is passed
+    /// over beside a new one.
+    @Test(arguments: 0..<8) func aMarkerAndItsChangesListTheFilesAMarkerWrittenWholeWould(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let names = ["a", "B", "b", "guide", "Guide", "z z", "x.json", "index.html"]
+        func path() -> String {
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in names.randomElement(using: &random) ?? "a" }
+                .joined(separator: "/") + "-\(Int.random(in: 0..<60, using: &random))"
+        }
+        func entry() -> Recorded {
+            Recorded(
+                sha256: String(Int.random(in: 0..<4, using: &random)),
+                stamp: Bool.random(using: &random) ? "\(Int.random(in: 1..<9, using: &random)):1:2.3" : nil,
+                inputs: Bool.random(using: &random) ? String(Int.random(in: 0..<3, using: &random)) : nil)
+        }
+        var files: [String: Recorded] = [:]
+        for _ in 0..<Int.random(in: 0..<150, using: &random) { files[path()] = entry() }
+        var base = [UInt8](OutputWriter.markerText(files))
+        var baseStamp = "1:1:1.0"
+        var changes: [UInt8]?
+        var (changeFiles, wholeFiles) = (0, 0)
+        for generation in 1...8 {
+            let previous = OutputMarker(bytes: base, changes: changes, baseStamp: baseStamp)
+            #expect(previous.files == files, "generation \(generation)")
+            let ledger = OutputLedger(previous: previous)
+            var expected: [String: Recorded] = [:]
+            // Most builds change a few files; one in four changes more than a changes file takes.
+            let many = Int.random(in: 0..<4, using: &random) == 0
+            for (path, file) in files.sorted(by: { $0.key < $1.key }) {
+                let line = previous.index(of: path) ?? -1
+                switch Int.random(in: 0..<(many ? 3 : 12), using: &random) {
+                case 0:
+                    let written = entry()
+                    ledger.wrote(path, written)
+                    expected[path] = written
+                case 1:
+                    break  // removed
+                case 2:
+                    let inputs = String(Int.random(in: 0..<3, using: &random))
+                    ledger.kept(line: line, path: path, inputs: inputs, reused: true)
+                    expected[path] = Recorded(sha256: file.sha256, stamp: file.stamp, inputs: inputs)
+                default:
+                    ledger.kept(line: line, reused: false)
+                    expected[path] = file
+                }
+            }
+            for _ in 0..<(many ? OutputLedger.fewChanges + 10 : Int.random(in: 0..<5, using: &random)) {
+                let new = path() + "-\(generation)"
+                if expected[new] != nil { continue }
+                let written = entry()
+                ledger.wrote(new, written)
+                expected[new] = written
+            }
+            let closing = ledger.closing(changes: true)
+            let removals = files.keys.filter { expected[$0] == nil }
+            #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
+            #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
+            let bytes = [UInt8](closing.marker.data)
+            if closing.changes {
+                changeFiles += 1
+                #expect(closing.marker.path == OutputWriter.markerChanges)
+                changes = bytes
+            } else {
+                wholeFiles += 1
+                #expect(closing.marker.path == OutputWriter.marker)
+                #expect(bytes == [UInt8](OutputWriter.markerText(expected)))
+                let stale = changes
+                (base, baseStamp, changes) = (bytes, "1:1:1.\(generation)", nil)
+                // The previous changes file, left beside the new marker file by a commit cut
+                // short, names the previous marker file: passed over.
+                #expect(OutputMarker(bytes: base, changes: stale, baseStamp: baseStamp).files == expected)
+            }
+            #expect(OutputMarker(bytes: base, changes: changes, baseStamp: baseStamp).files == expected)
+            files = expected
+        }
+        #expect(changeFiles > 0 && changeFiles + wholeFiles == 8)
+    }
+
     /// `text`'s lines, its first kept first, with a blank line or a line too short to read
     /// after some of the others.
     static func withGaps(_ text: Data, using random: inout SplitMix64) -> Data {

@@ -28,6 +28,7 @@ import Testing
     static func files(_ output: URL) throws -> [String: String] {
         var tree = try GoldenTests.readTree(output)
         tree[OutputWriter.marker] = nil
+        tree[OutputWriter.markerChanges] = nil
         return tree.mapValues { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -293,6 +294,44 @@ import Testing
             #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.second))
+        }
+    }
+
+    /// A rebuild that writes few files records them in a changes file beside the marker file,
+    /// which stays as it is; one that writes many writes the marker file whole again, and the
+    /// changes file goes.
+    @Test func aRebuildOfFewFilesWritesAChangesFileAndOfManyAWholeMarker() throws {
+        try Self.withFirstBuild { output in
+            let (marker, changes) = (
+                output.appendingPathComponent(OutputWriter.marker).path,
+                output.appendingPathComponent(OutputWriter.markerChanges).path
+            )
+            let inode = { (path: String) throws -> Int in
+                try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+            }
+            let first = try inode(marker)
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                for file in Self.second { try update.write(file) }
+                try update.commit()
+            }
+            #expect(try inode(marker) == first)
+            #expect(FileManager.default.fileExists(atPath: changes))
+            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
+
+            let many = (0...OutputLedger.fewChanges).map {
+                OutputFile(path: "bundles/v1/guide/en/\($0).json", data: Data("\($0)".utf8))
+            }
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                for file in Self.second + many { try update.write(file) }
+                try update.commit()
+            }
+            #expect(try inode(marker) != first)
+            #expect(!FileManager.default.fileExists(atPath: changes))
+            let listed = try #require(try OutputWriter.previousFiles(of: output))
+            #expect(Set(listed.paths) == Set((Self.second + many).map(\.path)))
+            #expect(try Self.files(output) == Self.expected(Self.second + many))
         }
     }
 

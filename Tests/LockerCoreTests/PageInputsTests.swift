@@ -36,11 +36,12 @@ import Testing
         return (compilation, staging.reusedCount)
     }
 
-    /// The output's files but the marker, the records and the folder cache, which name inodes
+    /// The output's files but the marker and its changes, the records and the folder cache, which name inodes
     /// and times.
     static func tree(_ output: URL) throws -> [(String, Data)] {
         var files = try GoldenTests.readTree(output)
         files[OutputWriter.marker] = nil
+        files[OutputWriter.markerChanges] = nil
         files[OutputWriter.recordFile] = nil
         files[NoteRecord.fileName] = nil
         files[FolderCache.fileName] = nil
@@ -81,7 +82,8 @@ import Testing
             kept += built.keptGuides.count
             let clean = try Compiler(vault: vault.root, environment: IncrementalBuildTests.environment).compile()
             #expect(built.failed == clean.failed)
-            #expect(built.diagnostics == clean.diagnostics, "seed \(seed), after: \(editor.log.joined(separator: "; "))")
+            #expect(
+                built.diagnostics == clean.diagnostics, "seed \(seed), after: \(editor.log.joined(separator: "; "))")
             guard !clean.failed else { continue }
             let differences = BuildOutputTests.differences(
                 try Self.tree(output), clean.files.map { ($0.path, $0.data) })
@@ -156,7 +158,9 @@ import Testing
         // Every page's footer lists the apps by name.
         let path = vault.root.appendingPathComponent("site/pierrunner.md")
         let text = try String(contentsOf: path, encoding: .utf8)
-        try vault.write("site/pierrunner.md", Data(text.replacingOccurrences(of: "  name: PierRunner\n", with: "  name: PierRunner Pro\n").utf8))
+        try vault.write(
+            "site/pierrunner.md",
+            Data(text.replacingOccurrences(of: "  name: PierRunner\n", with: "  name: PierRunner Pro\n").utf8))
         #expect(try Self.build(vault, into: output).1 == 0)
         let clean = try Compiler(vault: vault.root, environment: IncrementalBuildTests.environment).compile()
         #expect(BuildOutputTests.differences(try Self.tree(output), clean.files.map { ($0.path, $0.data) }) == [])

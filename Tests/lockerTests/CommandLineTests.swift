@@ -445,7 +445,9 @@ struct Workspace {
         }
         #expect(try Self.interruptedBuild(in: workspace, once: writing) == 130)
         let everyFile = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path + "/out")
-        let records: Set<String> = [".locker-build", ".locker-inputs", ".locker-notes", ".locker-folders"]
+        let records: Set<String> = [
+            ".locker-build", ".locker-build-changes", ".locker-inputs", ".locker-notes", ".locker-folders",
+        ]
         #expect(everyFile.filter { $0.contains(".locker-") && !records.contains($0) } == [])
         #expect(try workspace.read("out/bundles/v1/manifest.json") == manifest)
         #expect(try workspace.read("out/site/guides/notes/n0/index.html") == page)

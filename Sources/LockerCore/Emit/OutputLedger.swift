@@ -84,8 +84,12 @@ final class OutputLedger: @unchecked Sendable {
     /// What the commit needs of the ledger.
     struct Closing {
         /// The new marker: in pieces, runs of the previous marker's lines (not copied) between
-        /// the new lines; whole when the previous marker's lines cannot be copied.
+        /// the new lines; whole when the previous marker's lines cannot be copied. Or the new
+        /// changes file on the previous marker file (``changes``).
         var marker: OutputFile
+        /// Whether ``marker`` is a changes file (``OutputWriter/markerChanges``), on the marker
+        /// file in place, rather than a marker file.
+        var changes = false
         /// The previous build's files this build does not have, in byte order.
         var removals: [String]
         /// Each removal paired with a file of this build whose path may be another spelling of it
@@ -97,7 +101,13 @@ final class OutputLedger: @unchecked Sendable {
     /// previous line. The marker's lines come in byte order of their paths, as
     /// ``OutputWriter/markerText(_:)`` writes them: the previous marker's lines kept as they are,
     /// merged with the new ones.
-    func closing() -> Closing {
+    ///
+    /// With `changes`, a rebuild that changed few files gives a changes file instead, listing
+    /// only what differs from the marker file in place (``OutputMarker/changes(keeping:entries:)``):
+    /// writing 20,000 lines again, 3.5 MB, and dropping the previous ones took 3 ms of a
+    /// one-note rebuild's commit. Past a sixteenth of the marker file's lines, the marker is
+    /// written whole again.
+    func closing(changes: Bool = false) -> Closing {
         lock.lock()
         var kept = keptLines.map { $0 != 0 }
         let entries = self.entries
@@ -115,10 +125,16 @@ final class OutputLedger: @unchecked Sendable {
         }
         removals = removals.utf8SortedOffsets().map { removals[$0] }
 
-        let marker: OutputFile
+        var marker: OutputFile
+        var isChanges = false
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
-        if previous.linesAreCopyable {
+        if changes, let (file, lines) = previous.changes(keeping: kept, entries: entries),
+            lines <= max(Self.fewChanges, previous.baseCount / 16)
+        {
+            marker = OutputFile(path: OutputWriter.markerChanges, pieces: [file[...]])
+            isChanges = true
+        } else if previous.linesAreCopyable {
             var pieces: [ArraySlice<UInt8>] = [Array(OutputWriter.markerStart.utf8)[...]]
             /// The new lines since the last run of kept ones.
             var newLines: [UInt8] = []
@@ -179,6 +195,9 @@ final class OutputLedger: @unchecked Sendable {
                 text.withUTF8 { bytes in twins.consider(bytes) { path } }
             }
         }
-        return Closing(marker: marker, removals: removals, twins: twins.twins)
+        return Closing(marker: marker, changes: isChanges, removals: removals, twins: twins.twins)
     }
+
+    /// How many lines a changes file may have on a marker file of any size.
+    static let fewChanges = 256
 }

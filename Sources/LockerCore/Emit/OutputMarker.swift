@@ -37,6 +37,17 @@ struct OutputMarker: Sendable {
     /// in order, and its bytes are UTF-8 (a damaged marker's line is written anew, as
     /// ``OutputWriter/markerText(_:)`` writes it, with U+FFFD for a byte that is not).
     let linesAreCopyable: Bool
+    /// The stamp of the marker file it was read from (``FileStamp/contentText``), when it was
+    /// read from one: what a changes file written on it names (``OutputWriter/markerChanges``).
+    let baseStamp: String?
+    /// How many of ``bytes`` are the marker file's; the changes file's lines come after them.
+    private let baseByteCount: Int
+    /// How many lines the marker file has.
+    let baseCount: Int
+    /// The paths (in ``bytes``) that the changes file removes from the marker file, and the
+    /// lines taken from the changes file that replace one of the marker file's.
+    private let removedFromBase: [Range<Int>]
+    private let replacingBase: Set<Int>
 
     /// A marker that lists nothing (a first build).
     static let empty = OutputMarker(Data())
@@ -51,11 +62,35 @@ struct OutputMarker: Sendable {
         self.init(bytes: data.withUnsafeBytes { Array($0) })
     }
 
+    /// The line of a changes file before its files: `base <stamp>`, the marker file's stamp.
+    static let basePrefix = "base "
+    /// What a changes file's line has for its SHA-256 when it removes the marker file's file.
+    static let removal = "x"
+
     /// Reads a marker from its bytes (see ``init(_:)``).
     init(bytes: [UInt8]) {
+        self.init(bytes: bytes, changes: nil, baseStamp: nil)
+    }
+
+    /// Reads a marker from its file's bytes, whose stamp was `baseStamp`, and the bytes of its
+    /// changes file (``OutputWriter/markerChanges``): a heading, ``formatLine``, `base <stamp>`,
+    /// then the lines of the files that differ from the marker file's, sorted by path, each
+    /// replacing the marker file's line of its path; a line with ``removal`` for its SHA-256
+    /// removes it. Changes on another marker file (one rebuilt since) are passed over.
+    init(bytes base: [UInt8], changes: [UInt8]?, baseStamp: String?) {
+        var bytes = base
+        var baseByteCount = base.count
+        if let changes, let baseStamp, let lines = Self.changeLines(of: changes, on: baseStamp) {
+            // The marker file's last line ends in a line break, or is given one.
+            if let last = bytes.last, last != 0x0A {
+                bytes.append(0x0A)
+                baseByteCount += 1
+            }
+            bytes += changes[lines...]
+        }
         // Offsets are 32-bit: a marker of 2 GiB (10,000 notes make 3.5 MB) is damaged, and read
         // as listing nothing, which makes the next build write everything anew.
-        let bytes = bytes.count < Int(Int32.max) ? bytes : []
+        if bytes.count >= Int(Int32.max) { (bytes, baseByteCount) = ([], 0) }
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 150)
         let format = Array(Self.formatLine.utf8)
@@ -101,6 +136,12 @@ struct OutputMarker: Sendable {
                         end: Int32(end)))
             }
         }
+        let baseCount = lines.firstIndex { Int($0.start) >= baseByteCount } ?? lines.count
+        var removedFromBase: [Range<Int>] = []
+        var replacingBase: Set<Int> = []
+        if baseCount < lines.count {
+            (lines, removedFromBase, replacingBase) = Self.merged(lines, changesFrom: baseCount, in: bytes)
+        }
         // The table, twice as large as the lines at least; a later line of a path replaces the
         // earlier one where that stood.
         var size = 16
@@ -139,6 +180,116 @@ struct OutputMarker: Sendable {
         self.hasInputs = hasInputs
         self.isSorted = sorted
         linesAreCopyable = hasInputs && sorted && bytes.isValidUTF8
+        self.baseStamp = baseStamp
+        self.baseByteCount = baseByteCount
+        self.baseCount = baseCount
+        self.removedFromBase = removedFromBase
+        self.replacingBase = replacingBase
+    }
+
+    /// Where the lines of files start in `changes`, when it is a changes file on the marker file
+    /// whose stamp is `baseStamp`; nil otherwise.
+    private static func changeLines(of changes: [UInt8], on baseStamp: String) -> Int? {
+        var start = 0
+        var header: [ArraySlice<UInt8>] = []
+        while header.count < 3 {
+            guard let end = changes[start...].firstIndex(of: 0x0A) else { return nil }
+            header.append(changes[start..<end])
+            start = end + 1
+        }
+        guard header[1].elementsEqual(formatLine.utf8), header[2].elementsEqual((basePrefix + baseStamp).utf8)
+        else { return nil }
+        return start
+    }
+
+    /// The marker file's lines, sorted by path, with the changes file's from `changes` on: each
+    /// replaces the marker file's line of its path, or adds one, or removes it (``removal``).
+    /// Returns the lines in order, the paths removed from the marker file's, and the places of
+    /// the lines that replace one of its lines. Lines out of order are left for the table, a
+    /// later line of a path replacing the earlier one.
+    private static func merged(
+        _ lines: [Line], changesFrom changes: Int, in bytes: [UInt8]
+    ) -> (lines: [Line], removed: [Range<Int>], replacing: Set<Int>) {
+        bytes.withUnsafeBufferPointer { buffer in
+            func path(_ line: Line) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)])
+            }
+            func isRemoval(_ line: Line) -> Bool {
+                UnsafeBufferPointer(rebasing: buffer[Int(line.start)..<Int(line.stamp) - 1]).elementsEqual(
+                    removal.utf8)
+            }
+            let (base, added) = (lines[..<changes], lines[changes...])
+            func sorted(_ part: ArraySlice<Line>) -> Bool {
+                zip(part, part.dropFirst()).allSatisfy { precedes(path($0), path($1)) }
+            }
+            guard sorted(base), sorted(added) else { return (lines.filter { !isRemoval($0) }, [], []) }
+            var result: [Line] = []
+            result.reserveCapacity(lines.count)
+            var removed: [Range<Int>] = []
+            var replacing: Set<Int> = []
+            var (left, right) = (base.startIndex, added.startIndex)
+            while left < base.endIndex || right < added.endIndex {
+                if right == added.endIndex || (left < base.endIndex && precedes(path(base[left]), path(added[right]))) {
+                    result.append(base[left])
+                    left += 1
+                    continue
+                }
+                let change = added[right]
+                right += 1
+                let replaces = left < base.endIndex && path(base[left]).hasSameBytes(as: path(change))
+                if replaces { left += 1 }
+                if isRemoval(change) {
+                    if replaces { removed.append(Int(change.path)..<Int(change.end)) }
+                    continue
+                }
+                if replaces { replacing.insert(result.count) }
+                result.append(change)
+            }
+            return (result, removed, replacing)
+        }
+    }
+
+    /// The changes file that makes this marker, on its marker file, list the files of `entries`
+    /// (new lines, by path) and of its lines that are `kept`: its lines for the files whose
+    /// entries differ from the marker file's, and for those it lists that are gone. Nil when
+    /// it was not read from a marker file, or its lines cannot be copied.
+    func changes(keeping kept: [Bool], entries: [String: OutputWriter.RecordedFile]) -> (
+        file: [UInt8], lines: Int
+    )? {
+        guard let baseStamp, linesAreCopyable, kept.count == lines.count else { return nil }
+        var changed: [(path: ArraySlice<UInt8>, line: [UInt8])] = []
+        var listed = Set<ArraySlice<UInt8>>()
+        for (path, entry) in entries {
+            var line: [UInt8] = []
+            OutputWriter.appendLine(path: path, entry: entry, to: &line)
+            let key = Array(path.utf8)[...]
+            listed.insert(key)
+            changed.append((key, line))
+        }
+        /// A line that removes the marker file's line of the path at `range` in the bytes.
+        func removal(_ range: Range<Int>) {
+            let path = bytes[range]
+            guard !listed.contains(path) else { return }
+            listed.insert(path)
+            changed.append((path, Array((Self.removal + " - - ").utf8) + path + [0x0A]))
+        }
+        for range in removedFromBase { removal(range) }
+        for (index, line) in lines.enumerated() {
+            let fromChanges = Int(line.start) >= baseByteCount
+            if kept[index] {
+                // A line of the changes file kept as it is stays a change.
+                if fromChanges {
+                    changed.append((bytes[Int(line.path)..<Int(line.end)], Array(lineBytes(at: index)) + [0x0A]))
+                }
+            } else if !fromChanges || replacingBase.contains(index) {
+                // The marker file lists it: gone, unless written anew (an entry).
+                removal(Int(line.path)..<Int(line.end))
+            }
+        }
+        changed.sort { $0.path.lexicographicallyPrecedes($1.path) }
+        var file = Array(OutputWriter.markerStart.utf8) + Array((Self.basePrefix + baseStamp + "\n").utf8)
+        for change in changed { file += change.line }
+        return (file, changed.count)
     }
 
     /// How many files it lists.

@@ -27,7 +27,8 @@ public final class OutputPrefetch: @unchecked Sendable {
     private let folder: String
     private let markerRead = DispatchSemaphore(value: 0)
     private let recordRead = DispatchSemaphore(value: 0)
-    private var readMarker: (stamp: FileStamp, marker: OutputMarker)?
+    /// The marker, and the stamps of its file and of its changes file (nil: none).
+    private var readMarker: (marker: OutputMarker, stamps: [FileStamp?])?
     private var readRecord: (stamp: FileStamp, bytes: [UInt8])?
     private let manifestRead = DispatchSemaphore(value: 0)
     private var readManifest: (stamp: FileStamp, bytes: [UInt8])?
@@ -38,9 +39,7 @@ public final class OutputPrefetch: @unchecked Sendable {
     public init(output: URL) {
         folder = output.standardizedFileURL.path + "/"
         let running = WorkerThread.start { [self] in
-            if let (stamp, bytes) = Self.read(folder + OutputWriter.marker) {
-                readMarker = (stamp, OutputMarker(bytes: bytes))
-            }
+            readMarker = OutputWriter.readMarker(inFolder: folder)
             markerRead.signal()
             if let (stamp, bytes) = Self.read(folder + NoteRecord.fileName) {
                 readRecord = (stamp, bytes)
@@ -63,7 +62,10 @@ public final class OutputPrefetch: @unchecked Sendable {
     func marker() -> OutputMarker? {
         markerRead.wait()
         markerRead.signal()
-        guard let readMarker, Self.stamp(of: folder + OutputWriter.marker) == readMarker.stamp else { return nil }
+        guard let readMarker,
+            readMarker.stamps
+                == [folder + OutputWriter.marker, folder + OutputWriter.markerChanges].map(Self.stamp(of:))
+        else { return nil }
         return readMarker.marker
     }
 

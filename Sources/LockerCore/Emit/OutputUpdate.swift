@@ -196,7 +196,7 @@ extension OutputWriter {
         /// then carries out.
         func journal(record: BuildRecord?) throws -> Journal {
             let written = ledger.written
-            let closing = ledger.closing()
+            let closing = ledger.closing(changes: true)
             let removals = closing.removals
             // The new marker waits in the scratch folder like the new files: the journal names
             // it rather than holding its megabytes.
@@ -223,6 +223,7 @@ extension OutputWriter {
                 newMarker: newMarker,
                 newMarkerStamp: markerStamp,
                 newMarkerSHA256: markerSHA256,
+                newMarkerIsChanges: closing.changes ? true : nil,
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: closing.twins)
             do {
@@ -257,6 +258,9 @@ extension OutputWriter {
         /// The new marker's SHA-256, in place of its stamp when it had none, or in a journal of
         /// an older `locker`.
         var newMarkerSHA256: String? = nil
+        /// Whether the new marker is a changes file (``OutputWriter/markerChanges``) on the marker
+        /// file in place; nil when it is a marker file, which takes the place of both.
+        var newMarkerIsChanges: Bool? = nil
         /// The new marker's text, in a journal of an older `locker`, which held it here.
         var marker: String? = nil
         var record: String?
@@ -415,21 +419,25 @@ extension OutputWriter {
             // The record goes beside the marker it was made with, or not at all: without it, the
             // next build takes nothing for up to date.
             var markerInPlace = true
-            if let newMarker, rename(root + newMarker, root + OutputWriter.marker) != 0 {
+            let markerTarget = newMarkerIsChanges == true ? OutputWriter.markerChanges : OutputWriter.marker
+            if let newMarker, rename(root + newMarker, root + markerTarget) != 0 {
                 // Gone when a commit cut short after this rename is applied again: then the
                 // marker in place is the new one.
                 let reason = errno
-                if reason != ENOENT || !isNewMarker(root + OutputWriter.marker) {
+                if reason != ENOENT || !isNewMarker(root + markerTarget) {
                     markerInPlace = false
                     let problem =
                         reason == ENOENT
                         ? "the new marker is gone from its scratch folder, and the marker in place is not this commit's"
                         : String(cString: strerror(reason))
-                    failure = failure ?? "cannot write \(root + OutputWriter.marker): \(problem)"
+                    failure = failure ?? "cannot write \(root + markerTarget): \(problem)"
                 }
             } else if newMarker == nil, let marker {
                 try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
             }
+            // A new marker file: the changes on the previous one go (names another marker file,
+            // they would be passed over all the same).
+            if markerInPlace, newMarkerIsChanges != true { unlink(root + OutputWriter.markerChanges) }
             if let record, markerInPlace {
                 try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
             } else {

@@ -25,6 +25,11 @@ public enum OutputWriter {
     /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
     public static let marker = ".locker-build"
 
+    /// What changed in the output since the marker file was written, when a rebuild wrote few
+    /// files (``OutputMarker/init(bytes:changes:baseStamp:)``): read with the marker file it
+    /// names, passed over beside another.
+    public static let markerChanges = ".locker-build-changes"
+
     /// The ``BuildRecord`` of the build in the folder.
     public static let recordFile = ".locker-inputs"
 
@@ -139,7 +144,29 @@ public enum OutputWriter {
 
     /// The marker of the build in `output`, read now; nil when it cannot be read.
     static func readMarker(in output: URL) -> OutputMarker? {
-        (try? FileBytes.contents(of: output.appendingPathComponent(marker).path)).map(OutputMarker.init(bytes:))
+        readMarker(inFolder: output.path + "/")?.marker
+    }
+
+    /// The marker in the output folder `folder` (its path and a `/`), read now with its changes
+    /// file, and the two files' stamps; nil when the marker file cannot be read, or changed
+    /// while it was.
+    static func readMarker(inFolder folder: String) -> (marker: OutputMarker, stamps: [FileStamp?])? {
+        /// The regular file's stamp at `path`.
+        func stamp(_ path: String) -> FileStamp? {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            return FileStamp(status)
+        }
+        let (base, changes) = (folder + marker, folder + markerChanges)
+        guard let before = stamp(base), let bytes = try? FileBytes.contents(of: base), stamp(base) == before else {
+            return nil
+        }
+        let changesBefore = stamp(changes)
+        let changed = changesBefore == nil ? nil : try? FileBytes.contents(of: changes)
+        guard stamp(changes) == changesBefore else { return nil }
+        return (
+            OutputMarker(bytes: bytes, changes: changed, baseStamp: before.contentText), [before, changesBefore]
+        )
     }
 
     /// Replaces the output folder with these files.
@@ -275,7 +302,7 @@ public enum OutputWriter {
                         try? fileManager.moveItem(at: previous, to: output)
                         throw error
                     }
-                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker, recordFile])
+                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker, markerChanges, recordFile])
                 } else {
                     try fileManager.moveItem(at: folder, to: output)
                 }
