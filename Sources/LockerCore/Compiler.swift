@@ -193,7 +193,7 @@ public struct Compiler: Sendable {
         let recording = cache == nil && sink.recordsInputs && program != nil
         let previous =
             recording && usingRecord
-            ? sink.previousFile(NoteRecord.fileName).flatMap(NoteRecord.init(bytes:))
+            ? NoteRecord.read(from: sink)
                 .flatMap { $0.program == program && $0.config == configHash ? $0 : nil }
             : nil
 
@@ -504,7 +504,7 @@ public struct Compiler: Sendable {
         // but its first bytes, which hold the site's inputs (`writeRecord`).
         let recordNotes = {
             @Sendable [notes, documents, documentPlaces, fileStamps, parseDiagnostics, recordedNotes] ()
-                -> [[UInt8]]? in
+                -> [[UInt8]?]? in
             guard recording, program != nil, surfaceSHA256 != nil else { return nil }
             // Each guide's document, by its note's place: its index entry is copied out only
             // for a guide built again.
@@ -541,8 +541,9 @@ public struct Compiler: Sendable {
                 guard let recordedGuide = recordedNotes[noteIndex].guide else { return false }
                 return keptGuide(noteIndex, document: offset) === recordedGuide
             }
-            return NoteRecord.encodedRuns(count: notes.count, reusing: previous, asRecorded: asRecorded) {
-                noteIndex -> NoteRecord.Entry in
+            return NoteRecord.encodedRuns(
+                count: notes.count, reusing: previous, asRecorded: asRecorded, leavingUnchanged: true
+            ) { noteIndex -> NoteRecord.Entry in
                 let note = notes[noteIndex]
                 var entry = NoteRecord.Entry(path: note.path, stamp: stamp(noteIndex), sha256: currentHashes[noteIndex])
                 if note.kind == .guide, let offset = guides[noteIndex], offset < layout.documentCount {
@@ -566,15 +567,29 @@ public struct Compiler: Sendable {
             }
         }
         let noteCount = notes.count
-        /// Writes the record, its notes' entries made by `recordNotes`.
-        @Sendable func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
+        /// Writes the record, its notes' entries made by `recordNotes`: a run left out (nil) is
+        /// the previous record's, whose file is kept as it is.
+        @Sendable func writeRecord(_ runs: [[UInt8]?]?, pageSite: String) throws {
             guard let runs, let program, let surfaceSHA256 else { return }
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: surfaceSHA256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: [])
+            var lengths: [Int] = []
+            for (index, run) in runs.enumerated() {
+                let path = NoteRecord.runPath(index)
+                if let run {
+                    try sink.writeUnhashed(OutputFile(path: path, pieces: [run]))
+                    lengths.append(run.count)
+                    continue
+                }
+                // Left out only when the previous record has the run.
+                let bytes = previous?.previousRun(index) ?? []
+                if try !sink.keepAsWritten(path) { try sink.writeUnhashed(OutputFile(path: path, pieces: [bytes])) }
+                lengths.append(bytes.count)
+            }
             try sink.writeUnhashed(
                 OutputFile(
-                    path: NoteRecord.fileName, pieces: record.encodedPieces(runs: runs, noteCount: noteCount)))
+                    path: NoteRecord.fileName, pieces: record.headerPieces(runLengths: lengths, noteCount: noteCount)))
         }
         // The manifest and the record are written while the site is rendered (the longer of the
         // two, and on one core for part of it): the record holds what the site's pages are made

@@ -45,7 +45,7 @@ import Testing
         files[OutputWriter.recordFile] = nil
         files[NoteRecord.fileName] = nil
         files[FolderCache.fileName] = nil
-        return Array(files)
+        return files.filter { !$0.key.hasPrefix(NoteRecord.runsFolder + "/") }
     }
 
     static func inode(_ url: URL) -> UInt64? {

@@ -9,7 +9,7 @@ import LockerKit
 
 /// What a rebuild reads of the previous build first, read on a thread of its own from the
 /// moment the build starts, while the vault is walked for its fingerprint: the marker
-/// (``OutputMarker``, 3.5 MB for 10,000 notes), parsed, then the ``NoteRecord``'s bytes (as
+/// (``OutputMarker``, 3.5 MB for 10,000 notes), parsed, then the ``NoteRecord``'s files (as
 /// much again), then the bundle's manifest (2.7 MB, whose entries a rebuild copies): what
 /// ``OutputWriter/Update/previousFile(_:)`` then takes instead of reading the file.
 ///
@@ -29,7 +29,11 @@ public final class OutputPrefetch: @unchecked Sendable {
     private let recordRead = DispatchSemaphore(value: 0)
     /// The marker, and the stamps of its file and of its changes file (nil: none).
     private var readMarker: (marker: OutputMarker, stamps: [FileStamp?])?
+    /// The note record's first file read.
     private var readRecord: (stamp: FileStamp, bytes: [UInt8])?
+    /// The note record's files read, its first and the files of its runs, and their bytes one
+    /// after the other (``joined(_:)``).
+    private var readRecordFiles: (paths: [String], stamps: [FileStamp], bytes: [UInt8])?
     private let manifestRead = DispatchSemaphore(value: 0)
     private var readManifest: (stamp: FileStamp, bytes: [UInt8])?
     /// The manifest's path in the output.
@@ -43,6 +47,18 @@ public final class OutputPrefetch: @unchecked Sendable {
             markerRead.signal()
             if let (stamp, bytes) = Self.read(folder + NoteRecord.fileName) {
                 readRecord = (stamp, bytes)
+                // The runs' files, read into one array after the first, as the record is decoded.
+                if let lengths = NoteRecord.runLengths(header: bytes) {
+                    let paths = lengths.indices.map(NoteRecord.runPath)
+                    let before = paths.compactMap { Self.stamp(of: folder + $0) }
+                    if before.count == paths.count,
+                        let joined = try? FileBytes.contents(
+                            of: paths.map { folder + $0 }, sizes: lengths, after: bytes),
+                        paths.compactMap({ Self.stamp(of: folder + $0) }) == before
+                    {
+                        readRecordFiles = ([NoteRecord.fileName] + paths, [stamp] + before, joined)
+                    }
+                }
             }
             recordRead.signal()
             if let (stamp, bytes) = Self.read(folder + Self.manifest) {
@@ -69,19 +85,30 @@ public final class OutputPrefetch: @unchecked Sendable {
         return readMarker.marker
     }
 
-    /// The bytes of the file at `path` in the output as read ahead, when it is the note record
-    /// or the manifest and still the file read; nil otherwise.
+    /// The bytes of the file at `path` in the output as read ahead, when it is one of the note
+    /// record's or the manifest and still the file read; nil otherwise.
     func file(_ path: String) -> [UInt8]? {
         let (done, read): (DispatchSemaphore, () -> (stamp: FileStamp, bytes: [UInt8])?)
         switch path {
-        case NoteRecord.fileName: (done, read) = (recordRead, { self.readRecord })
         case Self.manifest: (done, read) = (manifestRead, { self.readManifest })
+        case NoteRecord.fileName: (done, read) = (recordRead, { self.readRecord })
         default: return nil
         }
         done.wait()
         done.signal()
         guard let file = read(), Self.stamp(of: folder + path) == file.stamp else { return nil }
         return file.bytes
+    }
+
+    /// The bytes of the files at `paths` in the output, one after the other, as read ahead: when
+    /// they are the note record's and each is still the file read; nil otherwise.
+    func joined(_ paths: [String]) -> [UInt8]? {
+        recordRead.wait()
+        recordRead.signal()
+        guard let files = readRecordFiles, files.paths == paths,
+            files.stamps == paths.map({ Self.stamp(of: folder + $0) })
+        else { return nil }
+        return files.bytes
     }
 
     /// The bytes of the regular file at `path`, with its stamp, when it did not change while read.

@@ -124,6 +124,14 @@ struct RecordReader {
         return Int(value)
     }
 
+    /// A count that is not of elements in these bytes (a length of bytes in another file), at
+    /// most `limit`.
+    mutating func count(atMost limit: Int) throws -> Int {
+        let value = try unsigned()
+        guard value <= UInt64(limit) else { throw Damaged() }
+        return Int(value)
+    }
+
     mutating func bool() throws -> Bool {
         guard offset < end else { throw Damaged() }
         let byte = bytes[offset]

@@ -48,5 +48,61 @@ enum FileBytes {
         return bytes
     }
 
+    /// `prefix`, then the bytes of each file at `paths`, which has the size `sizes` gives at the
+    /// same place, in one array: files that a reader joins are read where they go, not copied
+    /// there. Throws when a file has another size.
+    static func contents(of paths: [String], sizes: [Int], after prefix: [UInt8]) throws(Failure) -> [UInt8] {
+        guard paths.count == sizes.count, sizes.allSatisfy({ $0 >= 0 && $0 <= Int(Int32.max) }) else {
+            throw Failure(description: "not the sizes of the files")
+        }
+        let total = sizes.reduce(prefix.count, +)
+        var failure: Failure?
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            prefix.withUnsafeBufferPointer { prefix in
+                if let start = prefix.baseAddress { base.initialize(from: start, count: prefix.count) }
+            }
+            var offset = prefix.count
+            for (path, size) in zip(paths, sizes) {
+                do throws(Failure) {
+                    try fill(base + offset, from: path, size: size)
+                } catch {
+                    failure = error
+                    return
+                }
+                offset += size
+            }
+            initialized = total
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Reads the regular file at `path`, which has `size` bytes, into `destination`.
+    private static func fill(_ destination: UnsafeMutablePointer<UInt8>, from path: String, size: Int) throws(Failure) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw Failure(description: reason()) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Failure(description: reason()) }
+        guard (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == size else {
+            throw Failure(description: "not a regular file of \(size) bytes")
+        }
+        var count = 0
+        while count < size {
+            let got = read(descriptor, destination + count, size - count)
+            if got == 0 { throw Failure(description: "shorter than \(size) bytes") }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: reason())
+            }
+            count += got
+        }
+        // Grown since: not the file of that size.
+        var extra: UInt8 = 0
+        guard read(descriptor, &extra, 1) == 0 else { throw Failure(description: "longer than \(size) bytes") }
+    }
+
     private static func reason() -> String { String(cString: strerror(errno)) }
 }
