@@ -161,8 +161,14 @@ public enum OutputWriter {
         guard let before = stamp(base), let bytes = try? FileBytes.contents(of: base), stamp(base) == before else {
             return nil
         }
+        // A changes file that cannot be read leaves the marker unread: without it, the marker
+        // file would list files as they were before it.
         let changesBefore = stamp(changes)
-        let changed = changesBefore == nil ? nil : try? FileBytes.contents(of: changes)
+        var changed: [UInt8]?
+        if changesBefore != nil {
+            guard let bytes = try? FileBytes.contents(of: changes) else { return nil }
+            changed = bytes
+        }
         guard stamp(changes) == changesBefore else { return nil }
         return (
             OutputMarker(bytes: bytes, changes: changed, baseStamp: before.contentText), [before, changesBefore]
