@@ -315,8 +315,8 @@ import Testing
     }
 
     /// A changes file on a marker file: its lines replace the marker file's of their paths, add
-    /// paths, or remove them (`x`); on another marker file (another stamp), or without its
-    /// header, it is passed over.
+    /// paths, or remove them (`x`); on another marker file (another stamp), without its header,
+    /// with a line it cannot read, or out of order, it is refused.
     @Test func aChangesFileIsReadOnItsMarkerFile() {
         let base = Array("h\nformat 2\na 1:1:1.1 - b.json\nb 2:2:2.2 f d.json\nc 3:3:3.3 - f.json".utf8)
         let changes = Array("h\nformat 2\nbase 9:9:9.9\nx - - b.json\nz 4:4:4.4 - c.json\ny 5:5:5.5 g d.json\n".utf8)
@@ -328,21 +328,68 @@ import Testing
         #expect(marker["f.json"] == Recorded(sha256: "c", stamp: "3:3:3.3", inputs: nil))
         #expect(marker["b.json"] == nil)
         #expect(marker.baseCount == 3)
-        let alone = OutputMarker(bytes: base)
-        for other in [
-            OutputMarker(bytes: base, changes: changes, baseStamp: "9:9:9.8"),
-            OutputMarker(bytes: base, changes: changes, baseStamp: nil),
-            OutputMarker(bytes: base, changes: Array(changes.dropFirst(2)), baseStamp: "9:9:9.9"),
-            OutputMarker(bytes: base, changes: [], baseStamp: "9:9:9.9"),
+        #expect(!marker.changesRefused && !OutputMarker(bytes: base).changesRefused)
+        let header = "h\nformat 2\nbase 9:9:9.9\n"
+        for (other, why) in [
+            (OutputMarker(bytes: base, changes: changes, baseStamp: "9:9:9.8"), "another marker file"),
+            (OutputMarker(bytes: base, changes: changes, baseStamp: nil), "no marker file's stamp"),
+            (OutputMarker(bytes: base, changes: Array(changes.dropFirst(2)), baseStamp: "9:9:9.9"), "no heading"),
+            (OutputMarker(bytes: base, changes: [], baseStamp: "9:9:9.9"), "empty"),
+            (
+                OutputMarker(
+                    bytes: base, changes: Array((header + "y 5:5:5.5 g d.json\nz 4:4:4.4 - c.json\n").utf8),
+                    baseStamp: "9:9:9.9"),
+                "out of order"
+            ),
+            (
+                OutputMarker(
+                    bytes: base, changes: Array((header + "z 4:4:4.4 - c.json\nz 4:4:4.4 - c.json\n").utf8),
+                    baseStamp: "9:9:9.9"),
+                "a path twice"
+            ),
+            (
+                OutputMarker(
+                    bytes: base, changes: Array((header + "z 4:4:4.4 - c.json\nshort\n").utf8), baseStamp: "9:9:9.9"),
+                "a line cut short"
+            ),
+            (
+                OutputMarker(
+                    bytes: Array("h\nformat 2\nb 1:1:1.1 - z.json\na 1:1:1.1 - b.json\n".utf8),
+                    changes: Array((header + "z 4:4:4.4 - c.json\n").utf8), baseStamp: "9:9:9.9"),
+                "a marker file out of order"
+            ),
         ] {
-            #expect(other.files == alone.files)
-            #expect(other.paths == ["b.json", "d.json", "f.json"])
+            #expect(other.changesRefused, "\(why)")
         }
-        // Out of order: each line still replaces its path's, a removal removes nothing.
-        let unordered = Array("h\nformat 2\nbase 9:9:9.9\ny 5:5:5.5 g d.json\nz 4:4:4.4 - c.json\n".utf8)
-        let read = OutputMarker(bytes: base, changes: unordered, baseStamp: "9:9:9.9")
-        #expect(read["d.json"]?.sha256 == "y" && read["c.json"]?.sha256 == "z" && read["b.json"]?.sha256 == "a")
-        #expect(!read.isSorted)
+        // A changes file of no lines: the marker file as it is.
+        let none = OutputMarker(bytes: base, changes: Array(header.utf8), baseStamp: "9:9:9.9")
+        #expect(!none.changesRefused && none.files == OutputMarker(bytes: base).files)
+    }
+
+    /// A marker whose changes file is refused is not read: a rebuild over the folder takes it for
+    /// one of unknown files and rebuilds it whole, as after a folder copied elsewhere.
+    @Test func aMarkerWhoseChangesAreRefusedIsNotRead() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let base = output.appendingPathComponent(OutputWriter.marker).path
+        try OutputWriter.replaceFile(Data("h\nformat 2\na 1:1:1.1 - x.json\n".utf8), at: base)
+        let stamp = try #require(FileStamp(regularFileAt: base)).contentText
+        let changes = output.appendingPathComponent(OutputWriter.markerChanges).path
+        try OutputWriter.replaceFile(Data("h\nformat 2\nbase \(stamp)\nb 2:2:2.2 - y.json\n".utf8), at: changes)
+        #expect(OutputWriter.readMarker(in: output)?.paths == ["x.json", "y.json"])
+        #expect(OutputPrefetch(output: output).marker()?.paths == ["x.json", "y.json"])
+        // The marker file written again (copied, say): the changes are on another.
+        try OutputWriter.replaceFile(Data("h\nformat 2\na 1:1:1.1 - x.json\n".utf8), at: base)
+        #expect(OutputWriter.readMarker(in: output) == nil)
+        #expect(OutputPrefetch(output: output).marker() == nil)
+        // A folder in the changes file's place: not read either; the changes file gone: the
+        // marker file alone.
+        unlink(changes)
+        try FileManager.default.createDirectory(atPath: changes, withIntermediateDirectories: false)
+        #expect(OutputWriter.readMarker(in: output) == nil)
+        try FileManager.default.removeItem(atPath: changes)
+        #expect(OutputWriter.readMarker(in: output)?.paths == ["x.json"])
     }
 
     /// Builds over builds, each recorded by a changes file on the marker file while few files
@@ -417,8 +464,10 @@ import Testing
                 let stale = changes
                 (base, baseStamp, changes) = (bytes, "1:1:1.\(generation)", nil)
                 // The previous changes file, left beside the new marker file by a commit cut
-                // short, names the previous marker file: passed over.
-                #expect(OutputMarker(bytes: base, changes: stale, baseStamp: baseStamp).files == expected)
+                // short, names the previous marker file: refused.
+                if stale != nil {
+                    #expect(OutputMarker(bytes: base, changes: stale, baseStamp: baseStamp).changesRefused)
+                }
             }
             #expect(OutputMarker(bytes: base, changes: changes, baseStamp: baseStamp).files == expected)
             files = expected

@@ -24,6 +24,11 @@ import Testing
         OutputFile(path: "site/guides/c/index.html", data: Data("C".utf8)),
     ]
 
+    /// More files than a changes file takes: a build that writes them writes its marker whole.
+    static let many = (0...OutputLedger.fewChanges).map {
+        OutputFile(path: "bundles/v1/guide/en/\($0).json", data: Data("\($0)".utf8))
+    }
+
     /// The output's files but the marker, by path, as text.
     static func files(_ output: URL) throws -> [String: String] {
         var tree = try GoldenTests.readTree(output)
@@ -276,9 +281,10 @@ import Testing
                 for file in Self.second { try update.write(file) }
                 // The journal is saved and the process stops before carrying it out.
                 let journal = try update.journal(record: nil)
-                // It names the new marker, which waits in the scratch folder, instead of holding it.
-                #expect(journal.marker == nil)
-                let newMarker = try #require(journal.newMarker)
+                // It names the new marker (here a changes file), which waits in the scratch
+                // folder, instead of holding it.
+                #expect(journal.marker == nil && journal.newMarker == nil)
+                let newMarker = try #require(journal.newChanges)
                 #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(newMarker).path))
             }
             #expect(
@@ -319,19 +325,50 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: changes))
             #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
 
-            let many = (0...OutputLedger.fewChanges).map {
-                OutputFile(path: "bundles/v1/guide/en/\($0).json", data: Data("\($0)".utf8))
-            }
             do {
                 let update = try OutputWriter.begin(replacing: output)
-                for file in Self.second + many { try update.write(file) }
+                for file in Self.second + Self.many { try update.write(file) }
                 try update.commit()
             }
             #expect(try inode(marker) != first)
             #expect(!FileManager.default.fileExists(atPath: changes))
             let listed = try #require(try OutputWriter.previousFiles(of: output))
-            #expect(Set(listed.paths) == Set((Self.second + many).map(\.path)))
-            #expect(try Self.files(output) == Self.expected(Self.second + many))
+            #expect(Set(listed.paths) == Set((Self.second + Self.many).map(\.path)))
+            #expect(try Self.files(output) == Self.expected(Self.second + Self.many))
+        }
+    }
+
+    /// A commit that writes the marker whole and stops between its rename and the changes
+    /// file's removal leaves changes on the previous marker file: they are refused, and the
+    /// next build finishes the commit, which removes them.
+    @Test func changesLeftBesideANewMarkerFileAreRefusedAndRemoved() throws {
+        try Self.withFirstBuild { output in
+            let changes = output.appendingPathComponent(OutputWriter.markerChanges)
+            let journalPath = output.appendingPathComponent(OutputWriter.Journal.file)
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                for file in Self.second { try update.write(file) }
+                try update.commit()
+            }
+            let stale = try Data(contentsOf: changes)
+            do {
+                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
+                for file in Self.second + Self.many { try update.write(file) }
+                let journal = try update.journal(record: nil)
+                let saved = try Data(contentsOf: journalPath)
+                try journal.apply(in: output)
+                #expect(!FileManager.default.fileExists(atPath: changes.path))
+                // As if it had stopped before the removal.
+                try stale.write(to: changes)
+                try saved.write(to: journalPath)
+            }
+            #expect(OutputWriter.readMarker(in: output) == nil)
+            let next = try OutputWriter.begin(replacing: output)
+            next.discard()
+            #expect(!FileManager.default.fileExists(atPath: changes.path))
+            #expect(
+                try OutputWriter.previousFiles(of: output).map { Set($0.paths) }
+                    == Set((Self.second + Self.many).map(\.path)))
         }
     }
 
@@ -365,10 +402,12 @@ import Testing
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
             var journal: OutputWriter.Journal
             do {
-                // Released at the end of the block, with the output's lock.
+                // Released at the end of the block, with the output's lock. Enough files for a
+                // marker written whole, as an earlier `locker` always wrote it.
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
-                for file in Self.second { try update.write(file) }
+                for file in Self.second + Self.many { try update.write(file) }
                 journal = try update.journal(record: record)
+                #expect(journal.newChanges == nil)
             }
             let newMarker = output.appendingPathComponent(try #require(journal.newMarker))
             journal.newMarkerSHA256 = ContentHash.sha256Hex(try Data(contentsOf: newMarker))
@@ -390,16 +429,20 @@ import Testing
     /// A new marker removed from the scratch folder before the commit (by hand) is not taken
     /// for one renamed by an earlier apply: the commit fails, and leaves no record beside the
     /// previous marker, so the next build does not take the folder for up to date.
-    @Test func aCommitWhoseNewMarkerIsGoneLeavesNoRecord() throws {
+    @Test(arguments: [false, true]) func aCommitWhoseNewMarkerIsGoneLeavesNoRecord(whole: Bool) throws {
         try Self.withFirstBuild { output in
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
+            // A marker written whole, or a changes file.
+            let files = Self.second + (whole ? Self.many : [])
             do {
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
-                for file in Self.second { try update.write(file) }
+                for file in files { try update.write(file) }
                 let journal = try update.journal(record: record)
-                #expect(journal.newMarkerStamp != nil)
-                #expect(journal.newMarkerSHA256 == nil, "known by its stamp, not hashed")
-                try FileManager.default.removeItem(at: output.appendingPathComponent(try #require(journal.newMarker)))
+                #expect((whole ? journal.newMarkerStamp : journal.newChangesStamp) != nil)
+                #expect(
+                    journal.newMarkerSHA256 == nil && journal.newChangesSHA256 == nil, "known by its stamp, not hashed")
+                let newMarker = try #require(whole ? journal.newMarker : journal.newChanges)
+                try FileManager.default.removeItem(at: output.appendingPathComponent(newMarker))
                 #expect {
                     try journal.apply(in: output)
                 } throws: { error in
@@ -412,10 +455,10 @@ import Testing
             // The next build comes right.
             do {
                 let next = try OutputWriter.begin(replacing: output)
-                for file in Self.second { try next.write(file) }
+                for file in files { try next.write(file) }
                 try next.commit(record: record)
             }
-            #expect(try Self.files(output).filter { $0.key != OutputWriter.recordFile } == Self.expected(Self.second))
+            #expect(try Self.files(output).filter { $0.key != OutputWriter.recordFile } == Self.expected(files))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
         }
     }

@@ -129,8 +129,9 @@ final class OutputLedger: @unchecked Sendable {
         var isChanges = false
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
-        if changes, let (file, lines) = previous.changes(keeping: kept, entries: entries),
-            lines <= max(Self.fewChanges, previous.baseCount / 16)
+        if changes,
+            let (file, _) = previous.changes(
+                keeping: kept, entries: entries, atMost: max(Self.fewChanges, previous.baseCount / 16))
         {
             marker = OutputFile(path: OutputWriter.markerChanges, pieces: [file[...]])
             isChanges = true

@@ -44,6 +44,11 @@ struct OutputMarker: Sendable {
     private let baseByteCount: Int
     /// How many lines the marker file has.
     let baseCount: Int
+    /// Whether it was given a changes file it could not apply: not on this marker file (the
+    /// folder copied, say, which changes the marker file's stamp), cut short, or out of order.
+    /// Such a marker is not to be used at all: the marker file alone would not list the files
+    /// the changes added.
+    let changesRefused: Bool
     /// The paths (in ``bytes``) that the changes file removes from the marker file, and the
     /// lines taken from the changes file that replace one of the marker file's.
     private let removedFromBase: [Range<Int>]
@@ -76,17 +81,22 @@ struct OutputMarker: Sendable {
     /// changes file (``OutputWriter/markerChanges``): a heading, ``formatLine``, `base <stamp>`,
     /// then the lines of the files that differ from the marker file's, sorted by path, each
     /// replacing the marker file's line of its path; a line with ``removal`` for its SHA-256
-    /// removes it. Changes on another marker file (one rebuilt since) are passed over.
+    /// removes it. Changes that cannot be applied are refused (``changesRefused``).
     init(bytes base: [UInt8], changes: [UInt8]?, baseStamp: String?) {
         var bytes = base
         var baseByteCount = base.count
+        var refused = changes != nil
+        // How many lines the changes file has after its heading: each must be read.
+        var changeCount = 0
         if let changes, let baseStamp, let lines = Self.changeLines(of: changes, on: baseStamp) {
+            refused = false
             // The marker file's last line ends in a line break, or is given one.
             if let last = bytes.last, last != 0x0A {
                 bytes.append(0x0A)
                 baseByteCount += 1
             }
             bytes += changes[lines...]
+            changeCount = changes[lines...].split(separator: 0x0A).count
         }
         // Offsets are 32-bit: a marker of 2 GiB (10,000 notes make 3.5 MB) is damaged, and read
         // as listing nothing, which makes the next build write everything anew.
@@ -139,8 +149,14 @@ struct OutputMarker: Sendable {
         let baseCount = lines.firstIndex { Int($0.start) >= baseByteCount } ?? lines.count
         var removedFromBase: [Range<Int>] = []
         var replacingBase: Set<Int> = []
-        if baseCount < lines.count {
-            (lines, removedFromBase, replacingBase) = Self.merged(lines, changesFrom: baseCount, in: bytes)
+        if lines.count - baseCount != changeCount {
+            refused = true
+        } else if baseCount < lines.count {
+            if let merged = Self.merged(lines, changesFrom: baseCount, in: bytes) {
+                (lines, removedFromBase, replacingBase) = merged
+            } else {
+                refused = true
+            }
         }
         // The table, twice as large as the lines at least; a later line of a path replaces the
         // earlier one where that stood.
@@ -185,6 +201,7 @@ struct OutputMarker: Sendable {
         self.baseCount = baseCount
         self.removedFromBase = removedFromBase
         self.replacingBase = replacingBase
+        changesRefused = refused
     }
 
     /// Where the lines of files start in `changes`, when it is a changes file on the marker file
@@ -205,11 +222,11 @@ struct OutputMarker: Sendable {
     /// The marker file's lines, sorted by path, with the changes file's from `changes` on: each
     /// replaces the marker file's line of its path, or adds one, or removes it (``removal``).
     /// Returns the lines in order, the paths removed from the marker file's, and the places of
-    /// the lines that replace one of its lines. Lines out of order are left for the table, a
-    /// later line of a path replacing the earlier one.
+    /// the lines that replace one of its lines; nil when either file's lines are out of order
+    /// or list a path twice.
     private static func merged(
         _ lines: [Line], changesFrom changes: Int, in bytes: [UInt8]
-    ) -> (lines: [Line], removed: [Range<Int>], replacing: Set<Int>) {
+    ) -> (lines: [Line], removed: [Range<Int>], replacing: Set<Int>)? {
         bytes.withUnsafeBufferPointer { buffer in
             func path(_ line: Line) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)])
@@ -222,7 +239,7 @@ struct OutputMarker: Sendable {
             func sorted(_ part: ArraySlice<Line>) -> Bool {
                 zip(part, part.dropFirst()).allSatisfy { precedes(path($0), path($1)) }
             }
-            guard sorted(base), sorted(added) else { return (lines.filter { !isRemoval($0) }, [], []) }
+            guard sorted(base), sorted(added) else { return nil }
             var result: [Line] = []
             result.reserveCapacity(lines.count)
             var removed: [Range<Int>] = []
@@ -252,11 +269,12 @@ struct OutputMarker: Sendable {
     /// The changes file that makes this marker, on its marker file, list the files of `entries`
     /// (new lines, by path) and of its lines that are `kept`: its lines for the files whose
     /// entries differ from the marker file's, and for those it lists that are gone. Nil when
-    /// it was not read from a marker file, or its lines cannot be copied.
-    func changes(keeping kept: [Bool], entries: [String: OutputWriter.RecordedFile]) -> (
+    /// it was not read from a marker file, its lines cannot be copied, or it would have more
+    /// than `limit` lines.
+    func changes(keeping kept: [Bool], entries: [String: OutputWriter.RecordedFile], atMost limit: Int) -> (
         file: [UInt8], lines: Int
     )? {
-        guard let baseStamp, linesAreCopyable, kept.count == lines.count else { return nil }
+        guard let baseStamp, linesAreCopyable, kept.count == lines.count, entries.count <= limit else { return nil }
         var changed: [(path: ArraySlice<UInt8>, line: [UInt8])] = []
         var listed = Set<ArraySlice<UInt8>>()
         for (path, entry) in entries {
@@ -286,6 +304,7 @@ struct OutputMarker: Sendable {
                 removal(Int(line.path)..<Int(line.end))
             }
         }
+        guard changed.count <= limit else { return nil }
         changed.sort { $0.path.lexicographicallyPrecedes($1.path) }
         var file = Array(OutputWriter.markerStart.utf8) + Array((Self.basePrefix + baseStamp + "\n").utf8)
         for change in changed { file += change.line }

@@ -51,7 +51,7 @@ public final class OutputPrefetch: @unchecked Sendable {
                 if let lengths = NoteRecord.runLengths(header: bytes) {
                     let paths = lengths.indices.map(NoteRecord.runPath)
                     let before = paths.compactMap { Self.stamp(of: folder + $0) }
-                    if before.count == paths.count,
+                    if before.count == paths.count, before.map({ Int($0.size) }) == lengths,
                         let joined = try? FileBytes.contents(
                             of: paths.map { folder + $0 }, sizes: lengths, after: bytes),
                         paths.compactMap({ Self.stamp(of: folder + $0) }) == before
@@ -118,9 +118,5 @@ public final class OutputPrefetch: @unchecked Sendable {
         return (before, bytes)
     }
 
-    private static func stamp(of path: String) -> FileStamp? {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return FileStamp(status)
-    }
+    private static func stamp(of path: String) -> FileStamp? { FileStamp(regularFileAt: path) }
 }

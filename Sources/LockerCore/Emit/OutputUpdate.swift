@@ -210,9 +210,9 @@ extension OutputWriter {
             let written = ledger.written
             let closing = ledger.closing(changes: true)
             let removals = closing.removals
-            // The new marker waits in the scratch folder like the new files: the journal names
-            // it rather than holding its megabytes.
-            let newMarker = scratch + "/" + OutputWriter.marker
+            // The new marker (or changes file) waits in the scratch folder like the new files,
+            // under its own name: the journal names it rather than holding its megabytes.
+            let newMarker = scratch + "/" + closing.marker.path
             let markerText = closing.marker
             // Known by its stamp (size, inode, modification time), which the rename keeps: hashing
             // a 3.5 MB marker took 2 ms of every rebuild's commit. Hashed only when the file
@@ -232,10 +232,12 @@ extension OutputWriter {
                     [temporary($0), $0]
                 },
                 removals: removals,
-                newMarker: newMarker,
-                newMarkerStamp: markerStamp,
-                newMarkerSHA256: markerSHA256,
-                newMarkerIsChanges: closing.changes ? true : nil,
+                newMarker: closing.changes ? nil : newMarker,
+                newMarkerStamp: closing.changes ? nil : markerStamp,
+                newMarkerSHA256: closing.changes ? nil : markerSHA256,
+                newChanges: closing.changes ? newMarker : nil,
+                newChangesStamp: closing.changes ? markerStamp : nil,
+                newChangesSHA256: closing.changes ? markerSHA256 : nil,
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: closing.twins)
             do {
@@ -270,9 +272,14 @@ extension OutputWriter {
         /// The new marker's SHA-256, in place of its stamp when it had none, or in a journal of
         /// an older `locker`.
         var newMarkerSHA256: String? = nil
-        /// Whether the new marker is a changes file (``OutputWriter/markerChanges``) on the marker
-        /// file in place; nil when it is a marker file, which takes the place of both.
-        var newMarkerIsChanges: Bool? = nil
+        /// Where the new changes file (``OutputWriter/markerChanges``) on the marker file in place
+        /// waits, renamed over the changes file once the files are in place; nil when the commit
+        /// writes a marker file (``newMarker``), which takes the place of both. A key of its own:
+        /// a `locker` that knows no changes file leaves it, rather than take it for a marker.
+        var newChanges: String? = nil
+        /// The new changes file's stamp, or its SHA-256 when it had none.
+        var newChangesStamp: String? = nil
+        var newChangesSHA256: String? = nil
         /// The new marker's text, in a journal of an older `locker`, which held it here.
         var marker: String? = nil
         var record: String?
@@ -431,25 +438,32 @@ extension OutputWriter {
             // The record goes beside the marker it was made with, or not at all: without it, the
             // next build takes nothing for up to date.
             var markerInPlace = true
-            let markerTarget = newMarkerIsChanges == true ? OutputWriter.markerChanges : OutputWriter.marker
-            if let newMarker, rename(root + newMarker, root + markerTarget) != 0 {
+            /// Renames the new marker or changes file at `source` over `target`.
+            func place(_ source: String, at target: String, stamp: String?, sha256: String?) {
+                guard rename(root + source, root + target) != 0 else { return }
                 // Gone when a commit cut short after this rename is applied again: then the
-                // marker in place is the new one.
+                // file in place is the new one.
                 let reason = errno
-                if reason != ENOENT || !isNewMarker(root + markerTarget) {
-                    markerInPlace = false
-                    let problem =
-                        reason == ENOENT
-                        ? "the new marker is gone from its scratch folder, and the marker in place is not this commit's"
-                        : String(cString: strerror(reason))
-                    failure = failure ?? "cannot write \(root + markerTarget): \(problem)"
-                }
-            } else if newMarker == nil, let marker {
-                try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
+                guard reason != ENOENT || !Self.isFile(at: root + target, stamp: stamp, sha256: sha256) else { return }
+                markerInPlace = false
+                let problem =
+                    reason == ENOENT
+                    ? "the new marker is gone from its scratch folder, and the marker in place is not this commit's"
+                    : String(cString: strerror(reason))
+                failure = failure ?? "cannot write \(root + target): \(problem)"
             }
-            // A new marker file: the changes on the previous one go (names another marker file,
-            // they would be passed over all the same).
-            if markerInPlace, newMarkerIsChanges != true { unlink(root + OutputWriter.markerChanges) }
+            if let newChanges {
+                place(newChanges, at: OutputWriter.markerChanges, stamp: newChangesStamp, sha256: newChangesSHA256)
+            } else {
+                if let newMarker {
+                    place(newMarker, at: OutputWriter.marker, stamp: newMarkerStamp, sha256: newMarkerSHA256)
+                } else if let marker {
+                    try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
+                }
+                // A new marker file: the changes on the previous one go (they name another
+                // marker file, and would be refused).
+                if markerInPlace { unlink(root + OutputWriter.markerChanges) }
+            }
             if let record, markerInPlace {
                 try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
             } else {
@@ -461,16 +475,12 @@ extension OutputWriter {
             if let failure { throw LockerError.io(failure) }
         }
 
-        /// Whether the file at `path` is the new marker this journal names: by its stamp, or by its
-        /// SHA-256 when the journal has no stamp.
-        private func isNewMarker(_ path: String) -> Bool {
-            if let newMarkerStamp {
-                var status = stat()
-                return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-                    && VaultScanner.contentStamp(of: status) == newMarkerStamp
-            }
-            guard let newMarkerSHA256, let current = try? FileBytes.contents(of: path) else { return false }
-            return ContentHash.sha256Hex(current) == newMarkerSHA256
+        /// Whether the file at `path` is the new marker (or changes file) this journal names: by
+        /// its stamp, or by its SHA-256 when the journal has no stamp.
+        private static func isFile(at path: String, stamp: String?, sha256: String?) -> Bool {
+            if let stamp { return FileStamp(regularFileAt: path)?.contentText == stamp }
+            guard let sha256, let current = try? FileBytes.contents(of: path) else { return false }
+            return ContentHash.sha256Hex(current) == sha256
         }
 
         /// Removes the scratch folders of builds that stopped before their commit.

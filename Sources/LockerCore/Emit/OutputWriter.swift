@@ -149,14 +149,10 @@ public enum OutputWriter {
 
     /// The marker in the output folder `folder` (its path and a `/`), read now with its changes
     /// file, and the two files' stamps; nil when the marker file cannot be read, or changed
-    /// while it was.
+    /// while it was, or its changes file cannot be read or applied (the folder is then taken
+    /// for one whose files are not known, and rebuilt whole).
     static func readMarker(inFolder folder: String) -> (marker: OutputMarker, stamps: [FileStamp?])? {
-        /// The regular file's stamp at `path`.
-        func stamp(_ path: String) -> FileStamp? {
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-            return FileStamp(status)
-        }
+        let stamp = FileStamp.init(regularFileAt:)
         let (base, changes) = (folder + marker, folder + markerChanges)
         guard let before = stamp(base), let bytes = try? FileBytes.contents(of: base), stamp(base) == before else {
             return nil
@@ -164,15 +160,17 @@ public enum OutputWriter {
         // A changes file that cannot be read leaves the marker unread: without it, the marker
         // file would list files as they were before it.
         let changesBefore = stamp(changes)
+        var status = stat()
+        // Something else in its place (a folder, a link) is no changes file, and none either.
+        guard changesBefore != nil || lstat(changes, &status) != 0 else { return nil }
         var changed: [UInt8]?
         if changesBefore != nil {
             guard let bytes = try? FileBytes.contents(of: changes) else { return nil }
             changed = bytes
         }
         guard stamp(changes) == changesBefore else { return nil }
-        return (
-            OutputMarker(bytes: bytes, changes: changed, baseStamp: before.contentText), [before, changesBefore]
-        )
+        let read = OutputMarker(bytes: bytes, changes: changed, baseStamp: before.contentText)
+        return read.changesRefused ? nil : (read, [before, changesBefore])
     }
 
     /// Replaces the output folder with these files.

@@ -217,8 +217,13 @@ struct NoteRecord: Sendable {
         let recorded = previous?.entryBytes ?? []
         // The runs fall where the previous record's did only for as many notes.
         let sameRuns = leavingUnchanged && previous?.notes.count == count
+        let previousRuns = previous?.runBytes.count ?? 0
         return Compiler.parallelMap(Compiler.runs(of: count, length: Self.runLength)) { run -> [UInt8]? in
-            if sameRuns, run.upperBound <= recorded.count, run.allSatisfy(asRecorded) { return nil }
+            if sameRuns, run.lowerBound / Self.runLength < previousRuns, run.upperBound <= recorded.count,
+                run.allSatisfy(asRecorded)
+            {
+                return nil
+            }
             var writer = RecordWriter(capacity: run.count * noteBytes)
             /// The previous record's bytes still to be copied: its entries since the last written.
             var copying: Range<Int>?
@@ -397,7 +402,9 @@ struct NoteRecord: Sendable {
             }
             let first = reader.bytesRead
             let source = reader.source
-            guard first + start == source.count else { return nil }
+            // Every entry takes a byte at least: a count beyond the runs' bytes is damage, and
+            // no list is made at its size.
+            guard first + start == source.count, count <= start else { return nil }
             // Each run holds `runLength` notes but the last, as ``encoded(reusing:)`` cuts them;
             // each is decoded into its own part of the list, so no entry is copied from run to run.
             let runPlaces = Compiler.runs(of: count, length: Self.runLength)

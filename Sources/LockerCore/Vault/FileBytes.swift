@@ -50,12 +50,29 @@ enum FileBytes {
 
     /// `prefix`, then the bytes of each file at `paths`, which has the size `sizes` gives at the
     /// same place, in one array: files that a reader joins are read where they go, not copied
-    /// there. Throws when a file has another size.
+    /// there. Every file is opened, and its size checked, before the array is made: sizes
+    /// from a damaged file never ask for more memory than the files hold. Throws when a file
+    /// cannot be read or has another size.
     static func contents(of paths: [String], sizes: [Int], after prefix: [UInt8]) throws(Failure) -> [UInt8] {
-        guard paths.count == sizes.count, sizes.allSatisfy({ $0 >= 0 && $0 <= Int(Int32.max) }) else {
-            throw Failure(description: "not the sizes of the files")
+        guard paths.count == sizes.count else { throw Failure(description: "not the sizes of the files") }
+        var descriptors: [Int32] = []
+        defer { for descriptor in descriptors { close(descriptor) } }
+        for (path, size) in zip(paths, sizes) {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { throw Failure(description: reason()) }
+            descriptors.append(descriptor)
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { throw Failure(description: reason()) }
+            guard (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == size else {
+                throw Failure(description: "not a regular file of \(size) bytes")
+            }
         }
-        let total = sizes.reduce(prefix.count, +)
+        var total = prefix.count
+        for size in sizes {
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            guard !overflow, size >= 0 else { throw Failure(description: "too large") }
+            total = sum
+        }
         var failure: Failure?
         let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             initialized = 0
@@ -64,9 +81,9 @@ enum FileBytes {
                 if let start = prefix.baseAddress { base.initialize(from: start, count: prefix.count) }
             }
             var offset = prefix.count
-            for (path, size) in zip(paths, sizes) {
+            for (descriptor, size) in zip(descriptors, sizes) {
                 do throws(Failure) {
-                    try fill(base + offset, from: path, size: size)
+                    try fill(base + offset, from: descriptor, size: size)
                 } catch {
                     failure = error
                     return
@@ -79,16 +96,10 @@ enum FileBytes {
         return bytes
     }
 
-    /// Reads the regular file at `path`, which has `size` bytes, into `destination`.
-    private static func fill(_ destination: UnsafeMutablePointer<UInt8>, from path: String, size: Int) throws(Failure) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw Failure(description: reason()) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Failure(description: reason()) }
-        guard (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == size else {
-            throw Failure(description: "not a regular file of \(size) bytes")
-        }
+    /// Reads `size` bytes, the whole of the open regular file `descriptor`, into `destination`.
+    private static func fill(
+        _ destination: UnsafeMutablePointer<UInt8>, from descriptor: Int32, size: Int
+    ) throws(Failure) {
         var count = 0
         while count < size {
             let got = read(descriptor, destination + count, size - count)

@@ -38,6 +38,13 @@ struct FileStamp: Hashable, Sendable {
         #endif
     }
 
+    /// The stamp of the regular file at `path`, not following a link; nil for anything else.
+    init?(regularFileAt path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        self.init(status)
+    }
+
     /// The stamp of the file at `path`, following a link; nil when it cannot be read.
     init?(path: String) {
         var status = stat()
