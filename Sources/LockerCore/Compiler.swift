@@ -574,22 +574,7 @@ public struct Compiler: Sendable {
             let record = NoteRecord(
                 program: program, config: configHash, linkSurface: surfaceSHA256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: [])
-            var lengths: [Int] = []
-            for (index, run) in runs.enumerated() {
-                let path = NoteRecord.runPath(index)
-                if let run {
-                    try sink.writeUnhashed(OutputFile(path: path, pieces: [run]))
-                    lengths.append(run.count)
-                    continue
-                }
-                // Left out only when the previous record has the run.
-                let bytes = previous?.previousRun(index) ?? []
-                if try !sink.keepAsWritten(path) { try sink.writeUnhashed(OutputFile(path: path, pieces: [bytes])) }
-                lengths.append(bytes.count)
-            }
-            try sink.writeUnhashed(
-                OutputFile(
-                    path: NoteRecord.fileName, pieces: record.headerPieces(runLengths: lengths, noteCount: noteCount)))
+            try record.write(runs: runs, noteCount: noteCount, previous: previous, into: sink)
         }
         // The manifest and the record are written while the site is rendered (the longer of the
         // two, and on one core for part of it): the record holds what the site's pages are made

@@ -253,16 +253,8 @@ import Testing
     @Test(arguments: 0..<6) func theLedgersMarkerIsTheOneWrittenWhole(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let names = ["a", "B", "b", "guide", "Guide", "gúide", "z z", "x.json", "index.html"]
-        func path() -> String {
-            (0..<Int.random(in: 1...3, using: &random)).map { _ in names.randomElement(using: &random) ?? "a" }
-                .joined(separator: "/") + "-\(Int.random(in: 0..<40, using: &random))"
-        }
-        func entry() -> Recorded {
-            Recorded(
-                sha256: String(Int.random(in: 0..<4, using: &random)),
-                stamp: Bool.random(using: &random) ? "\(Int.random(in: 1..<9, using: &random)):1:2.3" : nil,
-                inputs: Bool.random(using: &random) ? String(Int.random(in: 0..<3, using: &random)) : nil)
-        }
+        func path() -> String { Self.randomPath(of: names, numbers: 40, using: &random) }
+        func entry() -> Recorded { Self.randomEntry(using: &random) }
         var previousFiles: [String: Recorded] = [:]
         for _ in 0..<Int.random(in: 0..<120, using: &random) { previousFiles[path()] = entry() }
         let earlier = seed % 3 == 2
@@ -395,21 +387,13 @@ import Testing
     /// Builds over builds, each recorded by a changes file on the marker file while few files
     /// changed, by a new marker file past that: the marker file read with its changes file lists
     /// what the ledger's files are, as a marker written whole would; the removals and twins are
-    /// those of a marker written whole; and a changes file on the previous marker file is passed
-    /// over beside a new one.
+    /// those of a marker written whole; and a changes file on the previous marker file is refused
+    /// beside a new one.
     @Test(arguments: 0..<8) func aMarkerAndItsChangesListTheFilesAMarkerWrittenWholeWould(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let names = ["a", "B", "b", "guide", "Guide", "z z", "x.json", "index.html"]
-        func path() -> String {
-            (0..<Int.random(in: 1...3, using: &random)).map { _ in names.randomElement(using: &random) ?? "a" }
-                .joined(separator: "/") + "-\(Int.random(in: 0..<60, using: &random))"
-        }
-        func entry() -> Recorded {
-            Recorded(
-                sha256: String(Int.random(in: 0..<4, using: &random)),
-                stamp: Bool.random(using: &random) ? "\(Int.random(in: 1..<9, using: &random)):1:2.3" : nil,
-                inputs: Bool.random(using: &random) ? String(Int.random(in: 0..<3, using: &random)) : nil)
-        }
+        func path() -> String { Self.randomPath(of: names, numbers: 60, using: &random) }
+        func entry() -> Recorded { Self.randomEntry(using: &random) }
         var files: [String: Recorded] = [:]
         for _ in 0..<Int.random(in: 0..<150, using: &random) { files[path()] = entry() }
         var base = [UInt8](OutputWriter.markerText(files))
@@ -473,6 +457,20 @@ import Testing
             files = expected
         }
         #expect(changeFiles > 0 && changeFiles + wholeFiles == 8)
+    }
+
+    /// A random path: one to three of `names`, joined by `/`, then a number below `numbers`.
+    static func randomPath(of names: [String], numbers: Int, using random: inout SplitMix64) -> String {
+        (0..<Int.random(in: 1...3, using: &random)).map { _ in names.randomElement(using: &random) ?? "a" }
+            .joined(separator: "/") + "-\(Int.random(in: 0..<numbers, using: &random))"
+    }
+
+    /// A random marker entry: one of four hashes, with a stamp or none, with inputs or none.
+    static func randomEntry(using random: inout SplitMix64) -> Recorded {
+        Recorded(
+            sha256: String(Int.random(in: 0..<4, using: &random)),
+            stamp: Bool.random(using: &random) ? "\(Int.random(in: 1..<9, using: &random)):1:2.3" : nil,
+            inputs: Bool.random(using: &random) ? String(Int.random(in: 0..<3, using: &random)) : nil)
     }
 
     /// `text`'s lines, its first kept first, with a blank line or a line too short to read

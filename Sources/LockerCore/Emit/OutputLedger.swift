@@ -89,7 +89,7 @@ final class OutputLedger: @unchecked Sendable {
         var marker: OutputFile
         /// Whether ``marker`` is a changes file (``OutputWriter/markerChanges``), on the marker
         /// file in place, rather than a marker file.
-        var changes = false
+        var changes: Bool { marker.path == OutputWriter.markerChanges }
         /// The previous build's files this build does not have, in byte order.
         var removals: [String]
         /// Each removal paired with a file of this build whose path may be another spelling of it
@@ -103,7 +103,7 @@ final class OutputLedger: @unchecked Sendable {
     /// merged with the new ones.
     ///
     /// With `changes`, a rebuild that changed few files gives a changes file instead, listing
-    /// only what differs from the marker file in place (``OutputMarker/changes(keeping:entries:)``):
+    /// only what differs from the marker file in place (``OutputMarker/changes(keeping:entries:atMost:)``):
     /// writing 20,000 lines again, 3.5 MB, and dropping the previous ones took 3 ms of a
     /// one-note rebuild's commit. Past a sixteenth of the marker file's lines, the marker is
     /// written whole again.
@@ -125,16 +125,14 @@ final class OutputLedger: @unchecked Sendable {
         }
         removals = removals.utf8SortedOffsets().map { removals[$0] }
 
-        var marker: OutputFile
-        var isChanges = false
+        let marker: OutputFile
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
         if changes,
-            let (file, _) = previous.changes(
+            let file = previous.changes(
                 keeping: kept, entries: entries, atMost: max(Self.fewChanges, previous.baseCount / 16))
         {
             marker = OutputFile(path: OutputWriter.markerChanges, pieces: [file[...]])
-            isChanges = true
         } else if previous.linesAreCopyable {
             var pieces: [ArraySlice<UInt8>] = [Array(OutputWriter.markerStart.utf8)[...]]
             /// The new lines since the last run of kept ones.
@@ -196,7 +194,7 @@ final class OutputLedger: @unchecked Sendable {
                 text.withUTF8 { bytes in twins.consider(bytes) { path } }
             }
         }
-        return Closing(marker: marker, changes: isChanges, removals: removals, twins: twins.twins)
+        return Closing(marker: marker, removals: removals, twins: twins.twins)
     }
 
     /// How many lines a changes file may have on a marker file of any size.

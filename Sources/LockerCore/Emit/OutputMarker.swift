@@ -271,9 +271,7 @@ struct OutputMarker: Sendable {
     /// entries differ from the marker file's, and for those it lists that are gone. Nil when
     /// it was not read from a marker file, its lines cannot be copied, or it would have more
     /// than `limit` lines.
-    func changes(keeping kept: [Bool], entries: [String: OutputWriter.RecordedFile], atMost limit: Int) -> (
-        file: [UInt8], lines: Int
-    )? {
+    func changes(keeping kept: [Bool], entries: [String: OutputWriter.RecordedFile], atMost limit: Int) -> [UInt8]? {
         guard let baseStamp, linesAreCopyable, kept.count == lines.count, entries.count <= limit else { return nil }
         var changed: [(path: ArraySlice<UInt8>, line: [UInt8])] = []
         var listed = Set<ArraySlice<UInt8>>()
@@ -308,7 +306,7 @@ struct OutputMarker: Sendable {
         changed.sort { $0.path.lexicographicallyPrecedes($1.path) }
         var file = Array(OutputWriter.markerStart.utf8) + Array((Self.basePrefix + baseStamp + "\n").utf8)
         for change in changed { file += change.line }
-        return (file, changed.count)
+        return file
     }
 
     /// How many files it lists.

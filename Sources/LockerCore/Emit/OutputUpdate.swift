@@ -227,19 +227,20 @@ extension OutputWriter {
                 discard()
                 throw error
             }
-            let journal = Journal(
+            var journal = Journal(
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map {
                     [temporary($0), $0]
                 },
                 removals: removals,
-                newMarker: closing.changes ? nil : newMarker,
-                newMarkerStamp: closing.changes ? nil : markerStamp,
-                newMarkerSHA256: closing.changes ? nil : markerSHA256,
-                newChanges: closing.changes ? newMarker : nil,
-                newChangesStamp: closing.changes ? markerStamp : nil,
-                newChangesSHA256: closing.changes ? markerSHA256 : nil,
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: closing.twins)
+            if closing.changes {
+                (journal.newChanges, journal.newChangesStamp, journal.newChangesSHA256) =
+                    (newMarker, markerStamp, markerSHA256)
+            } else {
+                (journal.newMarker, journal.newMarkerStamp, journal.newMarkerSHA256) =
+                    (newMarker, markerStamp, markerSHA256)
+            }
             do {
                 // The new files' bytes reach the disk before the journal that names them.
                 OutputWriter.flush(output.path)

@@ -27,7 +27,7 @@ public enum OutputWriter {
 
     /// What changed in the output since the marker file was written, when a rebuild wrote few
     /// files (``OutputMarker/init(bytes:changes:baseStamp:)``): read with the marker file it
-    /// names, passed over beside another.
+    /// names; beside another, or unreadable, it leaves the marker unread (``readMarker(inFolder:)``).
     public static let markerChanges = ".locker-build-changes"
 
     /// The ``BuildRecord`` of the build in the folder.

@@ -259,7 +259,7 @@ struct NoteRecord: Sendable {
 
     /// The bytes of the previous record's run at `index`, as ``encodedRuns(count:reusing:asRecorded:leavingUnchanged:entry:)``
     /// leaves them out; nil when it has no such run.
-    func previousRun(_ index: Int) -> ArraySlice<UInt8>? {
+    private func previousRun(_ index: Int) -> ArraySlice<UInt8>? {
         runBytes.indices.contains(index) ? source[runBytes[index]] : nil
     }
 
@@ -285,6 +285,28 @@ struct NoteRecord: Sendable {
         lengths.write(UInt64(runLengths.count))
         for length in runLengths { lengths.write(UInt64(length)) }
         return [Array(Self.format.utf8), writer.bytes, lengths.bytes]
+    }
+
+    /// Writes the record into `sink`, its `noteCount` notes' entries being `runs`
+    /// (``encodedRuns(count:reusing:asRecorded:leavingUnchanged:entry:)``): each run's file, then
+    /// ``fileName``. A run left out (nil) is `previous`'s: its file is kept as it is, or written
+    /// from `previous`'s bytes when it is no longer the file that build wrote.
+    func write(runs: [[UInt8]?], noteCount: Int, previous: NoteRecord?, into sink: some OutputSink) throws {
+        var lengths: [Int] = []
+        for (index, run) in runs.enumerated() {
+            let path = Self.runPath(index)
+            if let run {
+                try sink.writeUnhashed(OutputFile(path: path, pieces: [run]))
+                lengths.append(run.count)
+                continue
+            }
+            // Left out only when the previous record has the run.
+            let bytes = previous?.previousRun(index) ?? []
+            if try !sink.keepAsWritten(path) { try sink.writeUnhashed(OutputFile(path: path, pieces: [bytes])) }
+            lengths.append(bytes.count)
+        }
+        try sink.writeUnhashed(
+            OutputFile(path: Self.fileName, pieces: headerPieces(runLengths: lengths, noteCount: noteCount)))
     }
 
     /// The record the previous build left in the output `sink` writes over: ``fileName`` and
