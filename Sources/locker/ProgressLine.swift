@@ -76,6 +76,19 @@ final class ProgressLine: BuildProgress, @unchecked Sendable {
         details.append(PhaseTimer.row(name, seconds) + " " + text + "\n")
     }
 
+    /// Draws `text` as the line (at most ten times a second), for work that is not a build's
+    /// phase: `locker sync`'s downloads.
+    func show(_ text: String) {
+        guard draws else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now >= lastDraw &+ 100_000_000 else { return }
+        lastDraw = now
+        write("\r\u{1B}[2K" + text + "…")
+        drawn = true
+    }
+
     /// Clears the line, so other output can be printed; the next update draws it again.
     func clear() {
         lock.lock()

@@ -87,7 +87,9 @@ struct RuntimeOptions: ParsableArguments {
                 "\(bundle): no manifest.json here. Build the content first ('make run' or 'locker build content'), or pass --bundle."
             )
         }
-        return try ContentBundle(contentsOf: URL(fileURLWithPath: bundle, isDirectory: true))
+        // A folder `locker sync` keeps holds only the locales it was asked for.
+        let folder = URL(fileURLWithPath: bundle, isDirectory: true)
+        return try ContentUpdater.activeBundle(in: folder) ?? ContentBundle(contentsOf: folder)
     }
 
     /// The locale to show content in: `--locale`, else the bundle's default.

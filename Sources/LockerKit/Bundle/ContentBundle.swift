@@ -24,6 +24,8 @@ public struct ContentBundle: Sendable {
     public var defaultLocale: String { manifest.defaultLocale }
     /// Every locale of the bundle, in the order of `locker.yml`.
     public var locales: [String] { manifest.locales }
+    /// The locales whose readers' files were opened; `nil`, all of them.
+    public let openedLocales: [String]?
     /// How a locale falls back to another: the rule the build chose documents by.
     public var preference: LocalePreference {
         LocalePreference(locales: manifest.locales, defaultLocale: manifest.defaultLocale)
@@ -36,6 +38,13 @@ public struct ContentBundle: Sendable {
     ///   major version other than ``BundleSchema/major``. Documents are decoded when read, so
     ///   `undecodable` comes from ``deck(id:locale:)`` and the other readers.
     public init(contentsOf folder: URL) throws(BundleError) {
+        try self.init(contentsOf: folder, locales: nil)
+    }
+
+    /// Opens and verifies the files of the bundle in `folder` that a reader of `locales` needs
+    /// (``Manifest/files(forLocales:)``; `nil`, every file): the folder of a ``ContentUpdater``
+    /// that keeps only some locales. Documents of other locales are not there to read.
+    public init(contentsOf folder: URL, locales: [String]?) throws(BundleError) {
         url = folder
         let manifestURL = folder.appendingPathComponent("manifest.json")
         let manifestData: Data
@@ -45,10 +54,11 @@ public struct ContentBundle: Sendable {
             throw .missingManifest(path: "manifest.json")
         }
         manifest = try Self.decodeManifest(manifestData)
+        openedLocales = locales
 
         var documents: [String: Data] = [:]
         var entries: [ContentKind: [String: [String: Manifest.File]]] = [:]
-        for file in manifest.files {
+        for file in manifest.files(forLocales: locales) {
             guard Self.isSafe(file.path) else { throw .unsafePath(path: file.path) }
             let data = try Self.read(file, in: folder)
             if file.kind == "asset" { continue }
@@ -109,7 +119,9 @@ public struct ContentBundle: Sendable {
     /// The index of `kind` for `locale` (the default locale's when the bundle has none for it);
     /// `nil` when the bundle has no index of that kind.
     public func index(of kind: ContentKind, locale: String) throws(BundleError) -> ContentIndex? {
-        let indexes = manifest.files.filter { $0.kind == "index" && $0.lists == kind.rawValue }
+        let indexes = manifest.files.filter {
+            $0.kind == "index" && $0.lists == kind.rawValue && documents[$0.path] != nil
+        }
         guard let file = preference.preferred(indexes, in: locale, localeOf: { $0.locale ?? "" }) else { return nil }
         return try decode(ContentIndex.self, at: file.path)
     }
@@ -143,7 +155,9 @@ public struct ContentBundle: Sendable {
         }
     }
 
-    private static func decodeManifest(_ data: Data) throws(BundleError) -> Manifest {
+    /// Decodes and checks a manifest's bytes: its schema major first, then its fields, then its
+    /// `contentVersion` against its files, and every path (``isSafe(_:)``).
+    public static func decodeManifest(_ data: Data) throws(BundleError) -> Manifest {
         // The schema version first, so a future major that changed other fields is reported as
         // unsupported rather than as unreadable.
         struct Version: Decodable { var schemaVersion: String }
@@ -165,6 +179,7 @@ public struct ContentBundle: Sendable {
         guard Manifest.contentVersion(of: manifest.files) == manifest.contentVersion else {
             throw .inconsistentManifest(path: path)
         }
+        if let unsafe = manifest.files.first(where: { !isSafe($0.path) }) { throw .unsafePath(path: unsafe.path) }
         return manifest
     }
 
@@ -172,7 +187,7 @@ public struct ContentBundle: Sendable {
     private static func read(_ file: Manifest.File, in folder: URL) throws(BundleError) -> Data {
         let data: Data
         do {
-            data = try Data(contentsOf: folder.appendingPathComponent(file.path), )
+            data = try Data(contentsOf: folder.appendingPathComponent(file.path))
         } catch {
             throw .missingFile(path: file.path)
         }
@@ -186,8 +201,9 @@ public struct ContentBundle: Sendable {
         return data
     }
 
-    /// A relative path that stays inside the bundle folder.
-    static func isSafe(_ path: String) -> Bool {
+    /// Whether a manifest's path is relative and stays inside the bundle folder: not empty, not
+    /// absolute, no `.`, `..` or empty segment, no `\\` or NUL.
+    public static func isSafe(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
         return !path.split(separator: "/", omittingEmptySubsequences: false).contains {
             $0 == ".." || $0.isEmpty || $0 == "."

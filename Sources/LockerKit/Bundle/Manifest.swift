@@ -16,11 +16,24 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var deepLinkScheme: String?
     /// Every file of the bundle, sorted by path.
     public var files: [File]
+    /// A number that never goes down across the builds of one content repository (by default the
+    /// content's time in seconds): an updater refuses a manifest older than the one it has.
+    public var version: Int?
+    /// RFC 3339 UTC time after which an updater refuses the manifest (a repository that stopped
+    /// publishing, or a mirror that serves an old one, cannot freeze apps on old content).
+    public var expires: String?
+    /// The IDs of the keys (``TrustedKey/id``) whose signatures the signature file holds; absent
+    /// in an unsigned build.
+    public var signedBy: [String]?
 
     public init(
         schemaVersion: String, contentVersion: String, generatedAt: String?, title: String?,
-        defaultLocale: String, locales: [String], deepLinkScheme: String?, files: [File]
+        defaultLocale: String, locales: [String], deepLinkScheme: String?, files: [File],
+        version: Int? = nil, expires: String? = nil, signedBy: [String]? = nil
     ) {
+        self.version = version
+        self.expires = expires
+        self.signedBy = signedBy
         self.schemaVersion = schemaVersion
         self.contentVersion = contentVersion
         self.generatedAt = generatedAt
@@ -257,8 +270,9 @@ public enum BundleSchema {
     /// Bumped when a reader of the previous major can no longer read bundles.
     public static let major = 1
     /// Bumped when fields or kinds are added that old readers may ignore.
-    /// 1.1 added checklists and decks, and counts in index entries.
-    public static let minor = 1
+    /// 1.1 added checklists and decks, and counts in index entries; 1.2 the manifest's
+    /// `version`, `expires` and `signedBy`, and its signature file.
+    public static let minor = 2
     /// `major.minor` as written in the manifest.
     public static var version: String { "\(major).\(minor)" }
     /// The folder the bundles of this major version live in, under the output folder.
@@ -275,11 +289,14 @@ extension Manifest: CanonicalJSONWritable {
             json.member("contentVersion", contentVersion)
             json.member("deepLinkScheme", deepLinkScheme)
             json.member("defaultLocale", defaultLocale)
+            json.member("expires", expires)
             json.member("files", files)
             json.member("generatedAt", generatedAt)
             json.member("locales", locales)
             json.member("schemaVersion", schemaVersion)
+            json.member("signedBy", signedBy)
             json.member("title", title)
+            json.member("version", version)
         }
     }
 }

@@ -1,0 +1,177 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The folder a ``ContentUpdater`` keeps content in: a bundle folder (`manifest.json`, the
+/// signature file, the content-addressed files) that ``ContentBundle`` opens as it is, with the
+/// updater's own files in `.locker-sync/`.
+///
+/// Every file reaches its place in one rename, after it is written, synced and verified; the
+/// active set changes in the one rename of `manifest.json`. A download cut short leaves files
+/// in their places that no manifest lists yet: the next update uses them.
+struct ContentStore: Sendable {
+    let folder: URL
+
+    /// The updater's own folder inside the store.
+    static let workFolder = ".locker-sync"
+
+    var manifestURL: URL { folder.appendingPathComponent("manifest.json") }
+    var work: URL { folder.appendingPathComponent(Self.workFolder) }
+    var temporary: URL { work.appendingPathComponent("tmp") }
+    /// The manifest active before the last update: its files are kept until the next one, for an
+    /// app still reading the bundle it opened before.
+    var previousManifestURL: URL { work.appendingPathComponent("previous.json") }
+    var stateURL: URL { work.appendingPathComponent("state.json") }
+
+    /// What the updater remembers between updates.
+    struct State: Codable, Sendable, Equatable {
+        /// The server's ETag of the active manifest, for `If-None-Match`.
+        var etag: String?
+        /// The SHA-256 of the manifest the ETag is for.
+        var manifestSHA256: String
+        /// The locales the store keeps; nil, every locale.
+        var locales: [String]?
+    }
+
+    func url(of path: String) -> URL { folder.appendingPathComponent(path) }
+
+    /// Whether a manifest's path may be written in the store: safe, and none of the store's own.
+    static func isWritable(_ path: String) -> Bool {
+        guard ContentBundle.isSafe(path), let first = path.split(separator: "/").first else { return false }
+        return first != "manifest.json" && first != Substring(ManifestSignature.folder) && !first.hasPrefix(".")
+    }
+
+    // MARK: - Reading
+
+    /// The bytes of a file of the store, or nil when it is not there.
+    func read(_ url: URL) -> Data? { try? Data(contentsOf: url) }
+
+    func state() -> State? {
+        guard let data = read(stateURL) else { return nil }
+        return try? JSONDecoder().decode(State.self, from: data)
+    }
+
+    /// The size of the file at `url`, or nil when there is no regular file.
+    func size(of url: URL) -> Int? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    // MARK: - Writing
+
+    /// Creates the store's folders and takes its lock; nil when another update holds it.
+    func lock() throws(UpdateError) -> StoreLock? {
+        do {
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        } catch {
+            throw .store("\(folder.path): cannot create the store: \(error.localizedDescription)")
+        }
+        let descriptor = open(work.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .store("\(work.path)/lock: \(String(cString: strerror(errno)))") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return StoreLock(descriptor: descriptor)
+    }
+
+    /// Removes what an update cut short left in the temporary folder.
+    func clearTemporary() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names { unlink(temporary.appendingPathComponent(name).path) }
+    }
+
+    /// Writes `data` at `path` of the store in one rename, synced first, creating its folders.
+    func place(_ data: Data, at url: URL) throws(UpdateError) {
+        let staged = temporary.appendingPathComponent(UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .store("\(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+        try Self.writeSynced(data, to: staged)
+        guard rename(staged.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(staged.path)
+            throw .store("\(url.path): \(reason)")
+        }
+    }
+
+    /// Makes the last renames in `folder` durable.
+    func syncFolder(_ url: URL) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    func remove(_ url: URL) { unlink(url.path) }
+
+    private static func writeSynced(_ data: Data, to url: URL) throws(UpdateError) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .store("\(url.path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let failed = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += written
+            }
+            return false
+        }
+        guard !failed, fsync(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(url.path)
+            throw .store("\(url.path): \(reason)")
+        }
+    }
+
+    // MARK: - Collecting
+
+    /// Removes every file of the store that no path of `keep` names (relative to the store),
+    /// outside the updater's folder, and the folders left empty.
+    func removeFiles(notIn keep: Set<String>) {
+        let manager = FileManager.default
+        guard let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
+        let root = folder.standardizedFileURL.path
+        var folders: [URL] = []
+        for case let url as URL in walker {
+            let full = url.standardizedFileURL.path
+            guard full.hasPrefix(root + "/") else { continue }
+            let path = String(full.dropFirst(root.count + 1))
+            if path == Self.workFolder {
+                walker.skipDescendants()
+                continue
+            }
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                folders.append(url)
+            } else if path != "manifest.json", !keep.contains(path) {
+                unlink(full)
+            }
+        }
+        // Deepest first, so a folder emptied by its children's removal goes too.
+        for url in folders.sorted(by: { $0.path.count > $1.path.count }) { rmdir(url.path) }
+    }
+}
+
+/// The store's lock, held while an update runs; released by ``release()`` or when the process
+/// ends however it ends.
+final class StoreLock: Sendable {
+    private let descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    func release() { close(descriptor) }
+}

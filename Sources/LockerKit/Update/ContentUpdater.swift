@@ -1,0 +1,439 @@
+import Foundation
+
+/// Brings a bundle from a web server or CDN into an app's store folder, verified, and switches
+/// to it in one step.
+///
+/// ```swift
+/// let updater = ContentUpdater(
+///     store: appSupport.appendingPathComponent("content"),
+///     manifestURL: URL(string: "https://cdn.example/bundles/v1/manifest.json")!,
+///     trustedKeys: [try TrustedKey(text: "Vs1m…=")],
+///     seed: Bundle.main.url(forResource: "bundle", withExtension: nil))
+/// let result = try await updater.update()
+/// let bundle = try updater.activeBundle()
+/// ```
+///
+/// An update fetches the manifest (`If-None-Match`: a 304 ends it), verifies its signature,
+/// version, expiry and schema, downloads the files of the wanted locales that the store does
+/// not have, several at a time, each checked against its size and SHA-256, and only when every
+/// file is in place makes the new manifest the active one, in one rename. Until then, and after
+/// any failure, the active set is the last good one; a later update downloads only what is still
+/// missing. Files that neither the active nor the previous set lists are removed (the previous
+/// set stays whole until the next update, for readers that opened it). See "Signatures and
+/// updates" in docs/bundle-format.md for the threat model.
+public actor ContentUpdater {
+    /// The store folder: a bundle folder ``activeBundle()`` opens.
+    public nonisolated let store: URL
+    /// The URL of `manifest.json`; other files are fetched relative to it.
+    public nonisolated let manifestURL: URL
+    /// The keys whose signatures are trusted.
+    public nonisolated let trustedKeys: [TrustedKey]
+    /// The locales to keep (``Manifest/files(forLocales:)``); nil, every locale.
+    public nonisolated let locales: [String]?
+    /// A bundle folder shipped with the app, made active when the store has nothing newer.
+    public nonisolated let seed: URL?
+    /// Whether a manifest without a signature is accepted (development servers, `--allow-unsigned`).
+    public nonisolated let allowUnsigned: Bool
+    /// How many files are downloaded at a time.
+    public nonisolated let concurrency: Int
+
+    private let transport: any UpdateTransport
+    private let now: @Sendable () -> Date
+    private let files: ContentStore
+    /// The update running, which a second call joins.
+    private var running: Task<UpdateResult, any Error>?
+
+    /// The largest manifest and signature file accepted.
+    static let manifestLimit = 256 << 20
+    static let signatureLimit = 1 << 20
+
+    public init(
+        store: URL, manifestURL: URL, trustedKeys: [TrustedKey], locales: [String]? = nil, seed: URL? = nil,
+        allowUnsigned: Bool = false, transport: any UpdateTransport = URLSessionTransport(), concurrency: Int = 6,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.manifestURL = manifestURL
+        self.trustedKeys = trustedKeys
+        self.locales = locales
+        self.seed = seed
+        self.allowUnsigned = allowUnsigned
+        self.transport = transport
+        self.concurrency = max(1, concurrency)
+        self.now = now
+        files = ContentStore(folder: store)
+    }
+
+    /// Opens and verifies the active set of the store folder `store` (``ContentBundle``): the
+    /// files of the locales the updater keeps. Nil when no set is active yet.
+    public static func activeBundle(in store: URL) throws(BundleError) -> ContentBundle? {
+        let files = ContentStore(folder: store)
+        guard FileManager.default.fileExists(atPath: files.manifestURL.path) else { return nil }
+        return try ContentBundle(contentsOf: store, locales: files.state()?.locales)
+    }
+
+    /// Opens and verifies the active set; nil when no set is active yet.
+    public nonisolated func activeBundle() throws(BundleError) -> ContentBundle? {
+        try Self.activeBundle(in: store)
+    }
+
+    /// Checks the server for new content and makes it active when it verifies.
+    ///
+    /// - Parameter progress: told of each file downloaded, from the tasks downloading them.
+    /// - Returns: ``UpdateResult/upToDate``, or what was updated.
+    /// - Throws: ``UpdateError``; the active set is then as it was.
+    public func update(progress: (@Sendable (UpdateProgress) -> Void)? = nil) async throws(UpdateError) -> UpdateResult {
+        let task: Task<UpdateResult, any Error>
+        if let running {
+            task = running
+        } else {
+            task = Task { try await self.run(progress: progress) }
+            running = task
+        }
+        defer { running = nil }
+        do {
+            return try await task.value
+        } catch let error as UpdateError {
+            throw error
+        } catch {
+            throw .network(url: manifestURL.absoluteString, reason: "cancelled")
+        }
+    }
+
+    /// Makes the seed bundle active when the store has no set, or an older one than the seed.
+    /// ``update(progress:)`` does this first; an app may call it at launch to have content before
+    /// any network.
+    ///
+    /// - Returns: whether the seed was made active.
+    @discardableResult
+    public func installSeed() throws(UpdateError) -> Bool {
+        guard let lock = try files.lock() else { throw .busy }
+        defer { lock.release() }
+        return try installSeedLocked()
+    }
+
+    // MARK: - The update
+
+    private func run(progress: (@Sendable (UpdateProgress) -> Void)?) async throws(UpdateError) -> UpdateResult {
+        guard let lock = try files.lock() else { throw .busy }
+        defer { lock.release() }
+        files.clearTemporary()
+        _ = try installSeedLocked()
+
+        let active = activeSet()
+        let state = files.state()
+        // A change of the locales kept makes the active manifest's files worth checking again.
+        let sameLocales = active == nil || state?.locales == locales
+        var headers: [String: String] = [:]
+        if sameLocales, let active, let state, state.manifestSHA256 == active.sha256, let etag = state.etag {
+            headers["If-None-Match"] = etag
+        }
+        let response = try await fetch(manifestURL, headers: headers, limit: Self.manifestLimit)
+        if response.status == 304, let active {
+            try checkExpiry(active.manifest)
+            return .upToDate
+        }
+        guard response.status == 200 else {
+            throw .httpStatus(url: manifestURL.absoluteString, status: response.status)
+        }
+        let bytes = response.body
+        let sha256 = ContentHash.sha256Hex(bytes)
+        if sameLocales, let active, active.sha256 == sha256 {
+            try checkExpiry(active.manifest)
+            saveState(etag: response.etag, manifestSHA256: sha256)
+            return .upToDate
+        }
+
+        let manifest = try decode(bytes)
+        let signature = try await verifySignature(of: manifest, bytes: bytes)
+        try checkExpiry(manifest)
+        if let active {
+            try checkVersion(of: manifest, against: active.manifest, sameLocales: sameLocales)
+        }
+
+        let needed = try neededFiles(of: manifest)
+        let (count, byteCount) = try await download(needed, trusting: active?.manifest, progress: progress)
+        if let signature {
+            try files.place(signature.data, at: files.url(of: ManifestSignature.path(forManifest: bytes)))
+        }
+        try activate(bytes, replacing: active?.bytes)
+        saveState(etag: response.etag, manifestSHA256: sha256)
+        collect()
+        return .updated(from: active?.manifest.version, to: manifest.version, files: count, bytes: byteCount)
+    }
+
+    /// The active manifest, its bytes and hash; nil when there is none (or it was damaged).
+    private func activeSet() -> (manifest: Manifest, bytes: Data, sha256: String)? {
+        guard let bytes = files.read(files.manifestURL),
+            let manifest = try? ContentBundle.decodeManifest(bytes)
+        else { return nil }
+        return (manifest, bytes, ContentHash.sha256Hex(bytes))
+    }
+
+    private func fetch(_ url: URL, headers: [String: String] = [:], limit: Int) async throws(UpdateError)
+        -> TransportResponse
+    {
+        let response: TransportResponse
+        do {
+            response = try await transport.get(TransportRequest(url: url, headers: headers))
+        } catch let error as UpdateError {
+            throw error
+        } catch {
+            throw .network(url: url.absoluteString, reason: Self.describe(error))
+        }
+        guard response.body.count <= limit else {
+            throw .damagedFile(path: url.lastPathComponent, reason: "\(response.body.count) bytes, more than \(limit)")
+        }
+        return response
+    }
+
+    private func decode(_ bytes: Data) throws(UpdateError) -> Manifest {
+        let manifest: Manifest
+        do {
+            manifest = try ContentBundle.decodeManifest(bytes)
+        } catch {
+            if case .unsupportedSchema(_, let version) = error { throw .unsupportedSchema(version: version) }
+            throw .invalidManifest(error.description)
+        }
+        var seen: [String: String] = [:]
+        for file in manifest.files {
+            guard ContentStore.isWritable(file.path) else { throw .invalidManifest("\(file.path): not a path a bundle may list") }
+            guard file.size >= 0 else { throw .invalidManifest("\(file.path): negative size") }
+            if let other = seen.updateValue(file.sha256, forKey: file.path), other != file.sha256 {
+                throw .invalidManifest("\(file.path) is listed twice with different hashes")
+            }
+        }
+        return manifest
+    }
+
+    /// Fetches and checks the manifest's signature file; nil for an unsigned manifest accepted
+    /// under ``allowUnsigned``.
+    private func verifySignature(of manifest: Manifest, bytes: Data) async throws(UpdateError) -> ManifestSignature? {
+        let signed = !(manifest.signedBy ?? []).isEmpty
+        if !signed {
+            guard allowUnsigned else {
+                throw .signature("the manifest is not signed (signedBy is absent); this app accepts signed manifests only")
+            }
+            return nil
+        }
+        let path = ManifestSignature.path(forManifest: bytes)
+        let url = manifestURL.deletingLastPathComponent().appendingPathComponent(path)
+        let response = try await fetch(url, limit: Self.signatureLimit)
+        guard response.status == 200 else {
+            if response.status == 404 { throw .signature("\(path): no signature file for this manifest") }
+            throw .httpStatus(url: url.absoluteString, status: response.status)
+        }
+        let signature: ManifestSignature
+        do {
+            signature = try ManifestSignature(data: response.body)
+        } catch {
+            throw .signature("\(path): \(error)")
+        }
+        if trustedKeys.isEmpty, allowUnsigned { return signature }
+        do {
+            _ = try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: trustedKeys)
+        } catch {
+            throw .signature(error.description)
+        }
+        guard manifest.version != nil, manifest.expires != nil else {
+            throw .invalidManifest("a signed manifest without a version and an expiry time")
+        }
+        return signature
+    }
+
+    private func checkExpiry(_ manifest: Manifest) throws(UpdateError) {
+        guard let expires = manifest.expires else { return }
+        guard let date = Self.date(expires) else { throw .invalidManifest("expires: '\(expires)' is not an RFC 3339 time") }
+        if now() >= date { throw .expired(expires: expires) }
+    }
+
+    private func checkVersion(of manifest: Manifest, against active: Manifest, sameLocales: Bool) throws(UpdateError) {
+        guard let activeVersion = active.version else { return }
+        guard let version = manifest.version else { throw .rollback(active: activeVersion, offered: nil) }
+        if version > activeVersion { return }
+        if version == activeVersion, manifest.contentVersion == active.contentVersion, !sameLocales { return }
+        throw .rollback(active: activeVersion, offered: version)
+    }
+
+    /// The files of the wanted locales, each path once.
+    private func neededFiles(of manifest: Manifest) throws(UpdateError) -> [Manifest.File] {
+        var seen = Set<String>()
+        return manifest.files(forLocales: locales).filter { seen.insert($0.path).inserted }
+    }
+
+    /// Downloads the files of `needed` the store does not have; returns how many and their bytes.
+    /// A file already in its place counts when the active manifest lists it (it was verified
+    /// before that manifest became active), or when its bytes verify (left by an update cut short).
+    private func download(
+        _ needed: [Manifest.File], trusting active: Manifest?, progress: (@Sendable (UpdateProgress) -> Void)?
+    ) async throws(UpdateError) -> (files: Int, bytes: Int) {
+        let activeFiles = Set((active?.files ?? []).map { "\($0.path)\t\($0.sha256)" })
+        var missing: [Manifest.File] = []
+        for file in needed {
+            let url = files.url(of: file.path)
+            guard files.size(of: url) == file.size else {
+                missing.append(file)
+                continue
+            }
+            if activeFiles.contains("\(file.path)\t\(file.sha256)") { continue }
+            if let data = files.read(url), ContentHash.sha256Hex(data) == file.sha256.lowercased() { continue }
+            files.remove(url)
+            missing.append(file)
+        }
+        let total = UpdateProgress(
+            files: 0, totalFiles: missing.count, bytes: 0, totalBytes: missing.reduce(0) { $0 + $1.size })
+        progress?(total)
+        guard !missing.isEmpty else { return (0, 0) }
+
+        let base = manifestURL.deletingLastPathComponent()
+        let counter = ProgressCounter(total)
+        let store = files
+        let transport = transport
+        let queue = missing
+        let width = concurrency
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                func start() {
+                    guard next < queue.count else { return }
+                    let file = queue[next]
+                    next += 1
+                    group.addTask {
+                        try await Self.fetchFile(file, from: base, into: store, over: transport)
+                        let now = counter.add(bytes: file.size)
+                        progress?(now)
+                    }
+                }
+                for _ in 0..<width { start() }
+                while try await group.next() != nil { start() }
+            }
+        } catch let error as UpdateError {
+            throw error
+        } catch {
+            throw .network(url: base.absoluteString, reason: Self.describe(error))
+        }
+        return (missing.count, total.totalBytes)
+    }
+
+    /// Downloads one file, checks its size and hash, and puts it in its place.
+    private static func fetchFile(
+        _ file: Manifest.File, from base: URL, into store: ContentStore, over transport: any UpdateTransport
+    ) async throws(UpdateError) {
+        let url = base.appendingPathComponent(file.path)
+        let response: TransportResponse
+        do {
+            response = try await transport.get(TransportRequest(url: url))
+        } catch {
+            throw .network(url: url.absoluteString, reason: describe(error))
+        }
+        guard response.status == 200 else { throw .httpStatus(url: url.absoluteString, status: response.status) }
+        guard response.body.count == file.size else {
+            throw .damagedFile(path: file.path, reason: "\(response.body.count) bytes, the manifest says \(file.size)")
+        }
+        let actual = ContentHash.sha256Hex(response.body)
+        guard actual == file.sha256.lowercased() else {
+            throw .damagedFile(
+                path: file.path, reason: "SHA-256 \(actual.prefix(12))…, the manifest says \(file.sha256.prefix(12))…")
+        }
+        try store.place(response.body, at: store.url(of: file.path))
+    }
+
+    /// Makes `bytes` the active manifest in one rename, the one it replaces kept as the previous.
+    private func activate(_ bytes: Data, replacing previous: Data?) throws(UpdateError) {
+        if let previous { try files.place(previous, at: files.previousManifestURL) }
+        try files.place(bytes, at: files.manifestURL)
+        files.syncFolder(store)
+    }
+
+    private func saveState(etag: String?, manifestSHA256: String) {
+        let state = ContentStore.State(etag: etag, manifestSHA256: manifestSHA256, locales: locales)
+        guard let data = try? JSONEncoder().encode(state) else { return }
+        // Only a hint for the next request: a failure costs one full manifest fetch.
+        try? files.place(data, at: files.stateURL)
+    }
+
+    /// Removes the files that neither the active nor the previous set lists.
+    private func collect() {
+        var keep = Set<String>()
+        for url in [files.manifestURL, files.previousManifestURL] {
+            guard let bytes = files.read(url), let manifest = try? ContentBundle.decodeManifest(bytes) else { continue }
+            for file in manifest.files { keep.insert(file.path) }
+            keep.insert(ManifestSignature.path(forManifest: bytes))
+        }
+        files.removeFiles(notIn: keep)
+    }
+
+    // MARK: - The seed
+
+    private func installSeedLocked() throws(UpdateError) -> Bool {
+        guard let seed else { return false }
+        let seedFiles = ContentStore(folder: seed)
+        guard let bytes = seedFiles.read(seedFiles.manifestURL) else { return false }
+        let manifest = try decode(bytes)
+        if let active = activeSet() {
+            guard let seedVersion = manifest.version, let activeVersion = active.manifest.version,
+                seedVersion > activeVersion
+            else { return false }
+        }
+        for file in try neededFiles(of: manifest) {
+            let target = files.url(of: file.path)
+            if files.size(of: target) == file.size, let data = files.read(target),
+                ContentHash.sha256Hex(data) == file.sha256.lowercased()
+            {
+                continue
+            }
+            guard let data = seedFiles.read(seedFiles.url(of: file.path)) else {
+                throw .damagedFile(path: file.path, reason: "missing from the seed bundle")
+            }
+            guard data.count == file.size, ContentHash.sha256Hex(data) == file.sha256.lowercased() else {
+                throw .damagedFile(path: file.path, reason: "the seed bundle's copy does not match its manifest")
+            }
+            try files.place(data, at: target)
+        }
+        let signaturePath = ManifestSignature.path(forManifest: bytes)
+        if let signature = seedFiles.read(seedFiles.url(of: signaturePath)) {
+            try files.place(signature, at: files.url(of: signaturePath))
+        }
+        try activate(bytes, replacing: files.read(files.manifestURL))
+        saveState(etag: nil, manifestSHA256: ContentHash.sha256Hex(bytes))
+        collect()
+        return true
+    }
+
+    // MARK: - Helpers
+
+    private static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? URLError {
+            switch error.code {
+            case .timedOut: return "timed out"
+            case .cannotConnectToHost: return "cannot connect"
+            case .networkConnectionLost: return "connection lost"
+            case .notConnectedToInternet: return "not connected"
+            default: return error.localizedDescription
+            }
+        }
+        return String(describing: error)
+    }
+}
+
+/// Counts the files and bytes downloaded, from every download task.
+private final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var progress: UpdateProgress
+
+    init(_ start: UpdateProgress) { progress = start }
+
+    func add(bytes: Int) -> UpdateProgress {
+        lock.lock()
+        defer { lock.unlock() }
+        progress.files += 1
+        progress.bytes += bytes
+        return progress
+    }
+}
