@@ -12,9 +12,10 @@ import Foundation
 /// signature file, the content-addressed files) that ``ContentBundle`` opens as it is, with the
 /// updater's own files in `.locker-sync/`.
 ///
-/// Every file reaches its place in one rename, after it is written, synced and verified; the
-/// active set changes in the one rename of `manifest.json`. A download cut short leaves files
-/// in their places that no manifest lists yet: the next update uses them.
+/// Every file reaches its place in one rename, after it is written and verified; before the one
+/// rename of `manifest.json` that changes the active set, everything written is made durable
+/// (``syncFiles(_:)``). A download cut short leaves files in their places that no manifest lists
+/// yet: the next update checks their hashes and uses them.
 struct ContentStore: Sendable {
     let folder: URL
 
@@ -68,6 +69,13 @@ struct ContentStore: Sendable {
 
     /// Creates the store's folders and takes its lock; nil when another update holds it.
     func lock() throws(UpdateError) -> StoreLock? {
+        // An update removes the files no set lists: never in a folder of other things.
+        let manager = FileManager.default
+        if let names = try? manager.contentsOfDirectory(atPath: folder.path), !names.isEmpty,
+            !names.contains(Self.workFolder), !names.contains("manifest.json")
+        {
+            throw .store("\(folder.path) holds other files: a store folder must be new, empty, or a bundle folder")
+        }
         do {
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         } catch {
@@ -88,8 +96,9 @@ struct ContentStore: Sendable {
         for name in names { unlink(temporary.appendingPathComponent(name).path) }
     }
 
-    /// Writes `data` at `path` of the store in one rename, synced first, creating its folders.
-    func place(_ data: Data, at url: URL) throws(UpdateError) {
+    /// Writes `data` at `url` in the store in one rename, creating its folders; synced first
+    /// when `synced` (the manifest), else left to ``syncFiles(_:)``.
+    func place(_ data: Data, at url: URL, synced: Bool = false) throws(UpdateError) {
         let staged = temporary.appendingPathComponent(UUID().uuidString)
         do {
             try FileManager.default.createDirectory(
@@ -97,13 +106,42 @@ struct ContentStore: Sendable {
         } catch {
             throw .store("\(url.deletingLastPathComponent().path): \(error.localizedDescription)")
         }
-        try Self.writeSynced(data, to: staged)
+        try Self.store(data, at: staged, synced: synced)
         guard rename(staged.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(staged.path)
             throw .store("\(url.path): \(reason)")
         }
     }
+
+    /// Makes the files at `urls` durable, before a manifest that lists them is: on Linux one
+    /// `syncfs` of the store's file system (one journal commit, not one per file), elsewhere an
+    /// `fsync` of each.
+    func syncFiles(_ urls: [URL]) {
+        #if os(Linux)
+            if let syncfs = Self.syncfs {
+                let descriptor = open(folder.path, O_RDONLY | O_CLOEXEC)
+                if descriptor >= 0 {
+                    defer { close(descriptor) }
+                    if syncfs(descriptor) == 0 { return }
+                }
+            }
+        #endif
+        for url in urls {
+            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            fsync(descriptor)
+            close(descriptor)
+        }
+    }
+
+    #if os(Linux)
+        /// glibc's `syncfs`, which its Swift module does not declare.
+        private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "syncfs") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+        }()
+    #endif
 
     /// Makes the last renames in `folder` durable.
     func syncFolder(_ url: URL) {
@@ -115,7 +153,7 @@ struct ContentStore: Sendable {
 
     func remove(_ url: URL) { unlink(url.path) }
 
-    private static func writeSynced(_ data: Data, to url: URL) throws(UpdateError) {
+    private static func store(_ data: Data, at url: URL, synced: Bool) throws(UpdateError) {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .store("\(url.path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -131,7 +169,7 @@ struct ContentStore: Sendable {
             }
             return false
         }
-        guard !failed, fsync(descriptor) == 0 else {
+        guard !failed, !synced || fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(url.path)
             throw .store("\(url.path): \(reason)")

@@ -156,9 +156,9 @@ public actor ContentUpdater {
         if let signature {
             try files.place(signature.data, at: files.url(of: ManifestSignature.path(forManifest: bytes)))
         }
-        try activate(bytes, replacing: active?.bytes)
+        try activate(bytes, replacing: active?.bytes, files: needed, besides: active?.manifest)
         saveState(etag: response.etag, manifestSHA256: sha256)
-        collect()
+        collect([(manifest, bytes)] + (active.map { [($0.manifest, $0.bytes)] } ?? []))
         return .updated(from: active?.manifest.version, to: manifest.version, files: count, bytes: byteCount)
     }
 
@@ -338,10 +338,17 @@ public actor ContentUpdater {
         try store.place(response.body, at: store.url(of: file.path))
     }
 
-    /// Makes `bytes` the active manifest in one rename, the one it replaces kept as the previous.
-    private func activate(_ bytes: Data, replacing previous: Data?) throws(UpdateError) {
-        if let previous { try files.place(previous, at: files.previousManifestURL) }
-        try files.place(bytes, at: files.manifestURL)
+    /// Makes `bytes` the active manifest in one rename, the one it replaces kept as the previous,
+    /// once the files it lists that the previous did not (`fresh` of `needed`) are durable.
+    private func activate(
+        _ bytes: Data, replacing previous: Data?, files needed: [Manifest.File], besides active: Manifest?
+    ) throws(UpdateError) {
+        let kept = Set((active?.files ?? []).map { "\($0.path)\t\($0.sha256)" })
+        var fresh = needed.filter { !kept.contains("\($0.path)\t\($0.sha256)") }.map { files.url(of: $0.path) }
+        fresh.append(files.url(of: ManifestSignature.path(forManifest: bytes)))
+        files.syncFiles(fresh)
+        if let previous { try files.place(previous, at: files.previousManifestURL, synced: true) }
+        try files.place(bytes, at: files.manifestURL, synced: true)
         files.syncFolder(store)
     }
 
@@ -352,11 +359,10 @@ public actor ContentUpdater {
         try? files.place(data, at: files.stateURL)
     }
 
-    /// Removes the files that neither the active nor the previous set lists.
-    private func collect() {
+    /// Removes the files that none of `sets` (the active and the previous) lists.
+    private func collect(_ sets: [(manifest: Manifest, bytes: Data)]) {
         var keep = Set<String>()
-        for url in [files.manifestURL, files.previousManifestURL] {
-            guard let bytes = files.read(url), let manifest = try? ContentBundle.decodeManifest(bytes) else { continue }
+        for (manifest, bytes) in sets {
             for file in manifest.files { keep.insert(file.path) }
             keep.insert(ManifestSignature.path(forManifest: bytes))
         }
@@ -370,12 +376,14 @@ public actor ContentUpdater {
         let seedFiles = ContentStore(folder: seed)
         guard let bytes = seedFiles.read(seedFiles.manifestURL) else { return false }
         let manifest = try decode(bytes)
-        if let active = activeSet() {
+        let active = activeSet()
+        if let active {
             guard let seedVersion = manifest.version, let activeVersion = active.manifest.version,
                 seedVersion > activeVersion
             else { return false }
         }
-        for file in try neededFiles(of: manifest) {
+        let needed = try neededFiles(of: manifest)
+        for file in needed {
             let target = files.url(of: file.path)
             if files.size(of: target) == file.size, let data = files.read(target),
                 ContentHash.sha256Hex(data) == file.sha256.lowercased()
@@ -394,9 +402,9 @@ public actor ContentUpdater {
         if let signature = seedFiles.read(seedFiles.url(of: signaturePath)) {
             try files.place(signature, at: files.url(of: signaturePath))
         }
-        try activate(bytes, replacing: files.read(files.manifestURL))
+        try activate(bytes, replacing: active?.bytes, files: needed, besides: active?.manifest)
         saveState(etag: nil, manifestSHA256: ContentHash.sha256Hex(bytes))
-        collect()
+        collect([(manifest, bytes)] + (active.map { [($0.manifest, $0.bytes)] } ?? []))
         return true
     }
 

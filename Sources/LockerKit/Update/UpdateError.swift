@@ -49,7 +49,7 @@ public enum UpdateError: Error, Sendable, Hashable, CustomStringConvertible {
         case .signature(let reason): "signature: \(reason)"
         case .rollback(let active, let offered):
             "rollback refused: the server offers version \(offered.map(String.init) ?? "none"), "
-                + "older than the active \(active.map(String.init) ?? "none")"
+                + "not newer than the active \(active.map(String.init) ?? "none")"
         case .expired(let expires): "the manifest expired at \(expires): the server serves stale content"
         case .unsupportedSchema(let version):
             "schema version \(version) is not supported (this library reads \(BundleSchema.major).x)"
