@@ -5,7 +5,7 @@
 
 SWIFT ?= swift
 BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev pkg-config git
-TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv
+TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv nginx-light
 BENCH_PACKAGES := hugo gcc python3
 TOOLS := .build/tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -23,7 +23,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # for every symbol a library asks for. 1 ms of a 5.7 ms `locker --version`.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic --disable-local-rpath)
 
-.PHONY: sanitize run test deps test-deps packages tools build check bench bench-runtime clean record fuzz fuzz-build
+.PHONY: sanitize run test deps test-deps packages tools build check bench bench-runtime bench-sync clean record fuzz fuzz-build kit-consumer
 
 run: build
 	.build/debug/locker build content --out build
@@ -34,7 +34,25 @@ check: build
 test: deps test-deps tools
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(TOOLS)/bin:$$PATH" $(SWIFT) test
+	@$(MAKE) --no-print-directory kit-consumer
 	@$(MAKE) --no-print-directory sanitize
+
+# An app's package that depends on the LockerKit product alone (Tests/KitConsumer), built in a
+# folder of its own: it must compile with LockerKit's public API, and without building the
+# compiler's dependencies (Hummingbird, NIO, Yams, cmark-gfm, mustache).
+KIT := .build/kit-consumer
+kit-consumer: deps
+	@mkdir -p $(KIT)
+	cp -R Tests/KitConsumer/Package.swift Tests/KitConsumer/Sources $(KIT)/
+	ln -sfn $(CURDIR) $(KIT)/locker
+	cd $(KIT) && $(SWIFT) build --product KitConsumer
+	@built="$$(ls $(KIT)/.build/debug/Modules | sed -n 's/\.swiftmodule$$//p')"; \
+	for module in Hummingbird NIOCore Yams Mustache LockerCore LockerServer; do \
+	  if echo "$$built" | grep -qx "$$module"; then \
+	    echo "kit-consumer: an app depending on LockerKit built $$module"; exit 1; \
+	  fi; \
+	done; \
+	echo "kit-consumer: an app depending on LockerKit builds" $$built
 
 # The whole suite again under AddressSanitizer, in .build/asan; UBSan checks the C code built
 # from source (libyaml in Yams, BoringSSL in swift-crypto). Swift has no UBSan: it traps on
@@ -66,6 +84,13 @@ bench-runtime: deps
 	$(SWIFT) build $(RELEASE) --product locker
 	$(SWIFT) build $(RELEASE) --product locker-runtime-bench
 	python3 Benchmarks/run_runtime.py
+
+# Delivery: `locker sync` pulling the signed 10,000-note bundle from nginx on 127.0.0.1: a first
+# sync, a check with no change, and the update after one note is edited.
+bench-sync: deps
+	@$(MAKE) --no-print-directory packages PACKAGES="nginx-light python3"
+	$(SWIFT) build $(RELEASE) --product locker
+	python3 Benchmarks/run_sync.py
 
 # Each fuzz target under libFuzzer and AddressSanitizer for FUZZ_TIME seconds (or FUZZ_RUNS inputs),
 # seeded from the vaults in the repository; the corpora grow in .build/fuzz/corpus, and a crash is

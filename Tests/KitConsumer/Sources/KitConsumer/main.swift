@@ -1,0 +1,25 @@
+// What an app does with LockerKit, through its public API only: update a store from a server,
+// open the active set, read a deck. `make kit-consumer` builds it; it is not run.
+import Foundation
+import LockerKit
+
+@main
+struct KitConsumer {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        guard arguments.count == 4, let manifestURL = URL(string: arguments[2]) else {
+            print("usage: KitConsumer STORE MANIFEST-URL PUBLIC-KEY")
+            return
+        }
+        let updater = ContentUpdater(
+            store: URL(fileURLWithPath: arguments[1], isDirectory: true), manifestURL: manifestURL,
+            trustedKeys: [try TrustedKey(text: arguments[3])], locales: ["en"])
+        switch try await updater.update(progress: { print("\($0.files)/\($0.totalFiles) files") }) {
+        case .upToDate: print("up to date")
+        case .updated(let from, let to, let files, let bytes): print("\(from ?? 0) → \(to ?? 0): \(files) files, \(bytes) bytes")
+        }
+        guard let bundle = try updater.activeBundle() else { return }
+        for deck in try bundle.decks(locale: "en") { print(deck.title, deck.cards.count) }
+        print(ContentBundle.isSafe("deck/en/index.json"))
+    }
+}
