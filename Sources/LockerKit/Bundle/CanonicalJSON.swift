@@ -6,9 +6,9 @@ import Foundation
 /// Swift's shortest round-trip form, slashes are never escaped, and non-ASCII text is written as
 /// UTF-8. The output ends with a newline. Bundle files are ``Layout/compact``, one line, since
 /// only programs read them; reports for people are ``Layout/indented`` by two spaces.
-public enum CanonicalJSON {
+package enum CanonicalJSON {
     /// Whitespace between values.
-    public enum Layout: Sendable {
+    package enum Layout: Sendable {
         /// No whitespace at all: `{"a":[1,2]}`.
         case compact
         /// One value per line, indented by two spaces, `": "` after keys.
@@ -16,7 +16,7 @@ public enum CanonicalJSON {
     }
 
     /// Encodes a value through its `Encodable` conformance straight into a tree, then writes it canonically.
-    public static func encode(_ value: some Encodable, layout: Layout = .indented) throws -> Data {
+    package static func encode(_ value: some Encodable, layout: Layout = .indented) throws -> Data {
         var writer = Writer(layout: layout)
         writer.write(try JSONValueEncoder().node(for: value), indent: 0)
         writer.out.append(0x0A)
@@ -24,7 +24,7 @@ public enum CanonicalJSON {
     }
 
     /// Writes a JSON value canonically.
-    public static func data(for value: JSONValue, layout: Layout = .indented) -> Data {
+    package static func data(for value: JSONValue, layout: Layout = .indented) -> Data {
         var writer = Writer(layout: layout)
         writer.write(value, indent: 0)
         writer.out.append(0x0A)

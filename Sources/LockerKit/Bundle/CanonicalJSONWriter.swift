@@ -5,7 +5,7 @@ import Foundation
 /// Its output must equal what its `Encodable` conformance gives through
 /// ``CanonicalJSON/encode(_:layout:)`` with ``CanonicalJSON/Layout/compact``: the tests hold every
 /// conforming type to that, over the default vault and random values.
-public protocol CanonicalJSONWritable {
+package protocol CanonicalJSONWritable {
     /// Writes the value as one JSON value.
     func write(to json: inout CanonicalJSONWriter)
 }
@@ -17,9 +17,9 @@ public protocol CanonicalJSONWritable {
 /// Objects list their members in the order of their keys' UTF-8 bytes, as ``CanonicalJSON``
 /// orders them; debug builds check the order. Members whose value is nil are left out, as
 /// `encodeIfPresent` leaves them out.
-public struct CanonicalJSONWriter {
+package struct CanonicalJSONWriter {
     /// What has been written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Whether the last thing written was a value, so the next one needs a comma first.
     private var afterValue = false
     #if DEBUG
@@ -28,12 +28,12 @@ public struct CanonicalJSONWriter {
     #endif
 
     /// A writer whose buffer has room for `capacity` bytes.
-    public init(capacity: Int = 8192) {
+    package init(capacity: Int = 8192) {
         bytes.reserveCapacity(capacity)
     }
 
     /// A value's canonical compact JSON, ending with a newline as every bundle file does.
-    public static func data(for value: some CanonicalJSONWritable, capacity: Int = 8192) -> Data {
+    package static func data(for value: some CanonicalJSONWritable, capacity: Int = 8192) -> Data {
         var writer = CanonicalJSONWriter(capacity: capacity)
         value.write(to: &writer)
         writer.bytes.append(0x0A)
@@ -45,7 +45,7 @@ public struct CanonicalJSONWriter {
     }
 
     /// Writes an object; `members` writes its members in key order.
-    public mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
+    package mutating func object(_ members: (inout CanonicalJSONWriter) -> Void) {
         openObject()
         members(&self)
         closeObject()
@@ -73,7 +73,7 @@ public struct CanonicalJSONWriter {
     }
 
     /// Writes an array of values.
-    public mutating func array<Values: Sequence>(_ values: Values) where Values.Element: CanonicalJSONWritable {
+    package mutating func array<Values: Sequence>(_ values: Values) where Values.Element: CanonicalJSONWritable {
         beginValue()
         bytes.append(0x5B)
         afterValue = false
@@ -83,7 +83,7 @@ public struct CanonicalJSONWriter {
     }
 
     /// Writes a string.
-    public mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         beginValue()
         CanonicalJSON.writeString(text, into: &bytes)
         afterValue = true
@@ -113,21 +113,21 @@ public struct CanonicalJSONWriter {
     }
 
     /// Writes an integer.
-    public mutating func int(_ number: Int) {
+    package mutating func int(_ number: Int) {
         beginValue()
         CanonicalJSON.writeInt(number, into: &bytes)
         afterValue = true
     }
 
     /// Writes `true` or `false`.
-    public mutating func bool(_ flag: Bool) {
+    package mutating func bool(_ flag: Bool) {
         beginValue()
         bytes.append(contentsOf: flag ? Self.trueBytes : Self.falseBytes)
         afterValue = true
     }
 
     /// Writes any JSON value, as ``CanonicalJSON/data(for:layout:)`` does.
-    public mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         beginValue()
         CanonicalJSON.write(value, compactInto: &bytes)
         afterValue = true
@@ -137,7 +137,7 @@ public struct CanonicalJSONWriter {
     private static let falseBytes = Array("false".utf8)
 
     /// Writes a member's key; its value comes next.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         beginValue()
         name.withUTF8Buffer { key in
             #if DEBUG
@@ -158,40 +158,40 @@ public struct CanonicalJSONWriter {
     }
 
     /// Writes a member.
-    public mutating func member(_ name: StaticString, _ value: some CanonicalJSONWritable) {
+    package mutating func member(_ name: StaticString, _ value: some CanonicalJSONWritable) {
         key(name)
         value.write(to: &self)
     }
 
     /// Writes a member unless its value is nil.
-    public mutating func member(_ name: StaticString, _ value: (some CanonicalJSONWritable)?) {
+    package mutating func member(_ name: StaticString, _ value: (some CanonicalJSONWritable)?) {
         guard let value else { return }
         member(name, value)
     }
 
     /// Writes a member whose value is an object of JSON values, such as frontmatter's extra keys.
-    public mutating func member(_ name: StaticString, _ members: [String: JSONValue]) {
+    package mutating func member(_ name: StaticString, _ members: [String: JSONValue]) {
         key(name)
         value(.object(members))
     }
 }
 
 extension String: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) { json.string(self) }
+    package func write(to json: inout CanonicalJSONWriter) { json.string(self) }
 }
 
 extension Int: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) { json.int(self) }
+    package func write(to json: inout CanonicalJSONWriter) { json.int(self) }
 }
 
 extension Bool: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) { json.bool(self) }
+    package func write(to json: inout CanonicalJSONWriter) { json.bool(self) }
 }
 
 extension Array: CanonicalJSONWritable where Element: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) { json.array(self) }
+    package func write(to json: inout CanonicalJSONWriter) { json.array(self) }
 }
 
 extension JSONValue: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) { json.value(self) }
+    package func write(to json: inout CanonicalJSONWriter) { json.value(self) }
 }

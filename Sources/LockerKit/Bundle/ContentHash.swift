@@ -10,7 +10,7 @@ public enum ContentHash {
 
     /// The lowercase hexadecimal SHA-256 of `pieces`' bytes one after the other, hashed where
     /// they are rather than joined first.
-    public static func sha256Hex(pieces: [ArraySlice<UInt8>]) -> String {
+    package static func sha256Hex(pieces: [ArraySlice<UInt8>]) -> String {
         var hasher = SHA256()
         for piece in pieces { piece.withUnsafeBytes { hasher.update(bufferPointer: $0) } }
         return hex(hasher.finalize())

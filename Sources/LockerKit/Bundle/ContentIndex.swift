@@ -52,7 +52,7 @@ public struct ContentIndex: Sendable, Hashable, Codable {
 }
 
 extension ContentIndex: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("entries", entries)
             json.member("kind", kind.rawValue)
@@ -62,7 +62,7 @@ extension ContentIndex: CanonicalJSONWritable {
 }
 
 extension ContentIndex.Entry: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("cardCount", cardCount)
             json.member("category", category)

@@ -54,7 +54,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     }
 
     /// The content version of the files whose lines (``contentVersion(of:)``) are `runs`, in order.
-    public static func contentVersion(ofLines runs: [[UInt8]]) -> String {
+    package static func contentVersion(ofLines runs: [[UInt8]]) -> String {
         var hash = SHA256()
         for run in runs { hash.update(data: run) }
         return ContentHash.hex(hash.finalize())
@@ -73,7 +73,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// files for ``data(fileRuns:)``), and their lines of the content version
     /// (``contentVersion(ofLines:)``). A manifest's thousands of files are written in runs on
     /// every core, each where it lies, without a copy (which would retain its strings).
-    public static func encodedRun(of files: [File], order: ArraySlice<Int>) -> (json: [UInt8], versionLines: [UInt8]) {
+    package static func encodedRun(of files: [File], order: ArraySlice<Int>) -> (json: [UInt8], versionLines: [UInt8]) {
         var writer = CanonicalJSONWriter(capacity: order.count * 320)
         var lines: [UInt8] = []
         lines.reserveCapacity(order.count * 100)
@@ -89,7 +89,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// 10,000 writes a few entries, and copies the rest in a few runs of bytes. The same bytes
     /// as ``encodedRun(of:order:)``, when `previous` is the manifest a build of this version
     /// wrote (its other fields follow from the file's bytes and path).
-    public static func encodedRun(
+    package static func encodedRun(
         of files: [File], order: ArraySlice<Int>, reusing previous: ManifestEntries?
     ) -> (json: [UInt8], versionLines: [UInt8]) {
         guard let previous, previous.count > 0, !order.isEmpty else { return encodedRun(of: files, order: order) }
@@ -171,7 +171,7 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// JSON (``encodedRun(of:order:)``) in place of ``files``, which is not written: the same
     /// bytes as ``CanonicalJSONWriter/data(for:capacity:)`` gives for the manifest with those files.
     /// Each run is copied once, into the data returned.
-    public func data(fileRuns runs: [[UInt8]]) -> Data {
+    package func data(fileRuns runs: [[UInt8]]) -> Data {
         var data = Data(capacity: runs.reduce(1024) { $0 + $1.count + 1 })
         for piece in pieces(fileRuns: runs) { data.append(contentsOf: piece) }
         return data
@@ -179,7 +179,7 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     /// The bytes of ``data(fileRuns:)`` in pieces, the runs among them as they are: for a writer
     /// that writes and hashes them one after the other without joining them.
-    public func pieces(fileRuns runs: [[UInt8]]) -> [[UInt8]] {
+    package func pieces(fileRuns runs: [[UInt8]]) -> [[UInt8]] {
         let files = ArrayPlace()
         var writer = CanonicalJSONWriter(capacity: 1024)
         write(to: &writer, files: files)
@@ -280,11 +280,11 @@ public enum BundleSchema {
 }
 
 extension Manifest: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) { write(to: &json, files: files) }
+    package func write(to json: inout CanonicalJSONWriter) { write(to: &json, files: files) }
 
     /// Writes the manifest with `files` standing for its ``files``: the same array, written
     /// another way (in runs, on several cores: ``data(fileRuns:)``).
-    public func write(to json: inout CanonicalJSONWriter, files: some CanonicalJSONWritable) {
+    package func write(to json: inout CanonicalJSONWriter, files: some CanonicalJSONWritable) {
         json.object { json in
             json.member("contentVersion", contentVersion)
             json.member("deepLinkScheme", deepLinkScheme)
@@ -302,7 +302,7 @@ extension Manifest: CanonicalJSONWritable {
 }
 
 extension Manifest.File: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         Self.write(
             id: id, kind: kind, lists: lists, locale: locale, path: path, sha256: sha256, size: size,
             to: &json)

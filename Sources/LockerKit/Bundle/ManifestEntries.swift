@@ -9,7 +9,7 @@ import Foundation
 /// always escaped, so `,"path":"` is a key wherever it is found. Bytes of any other shape give
 /// no entries (nil), and every file is written again. So do paths or hashes with an escape in
 /// them, whose JSON is not their bytes.
-public struct ManifestEntries: Sendable {
+package struct ManifestEntries: Sendable {
     /// The manifest's bytes.
     let bytes: [UInt8]
     /// The entries, in the order the manifest lists them (by path).
@@ -26,11 +26,11 @@ public struct ManifestEntries: Sendable {
     }
 
     /// How many entries there are.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The entries of the manifest `bytes`; nil when they are not a manifest's canonical JSON
     /// as a build writes it.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         self.bytes = bytes
         var entries: [Entry] = []
         let found = bytes.withUnsafeBufferPointer { buffer -> Bool in

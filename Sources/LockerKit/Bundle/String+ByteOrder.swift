@@ -6,7 +6,7 @@ extension String {
     ///
     /// Compared with `memcmp` over the strings' own storage; `utf8.lexicographicallyPrecedes`
     /// gives the same answer a byte at a time, which shows in sorts of many thousand paths.
-    public func utf8Precedes(_ other: String) -> Bool {
+    package func utf8Precedes(_ other: String) -> Bool {
         let ordered = utf8.withContiguousStorageIfAvailable { lhs in
             other.utf8.withContiguousStorageIfAvailable { rhs -> Bool in
                 let common = Swift.min(lhs.count, rhs.count)
@@ -26,7 +26,7 @@ extension Array where Element == String {
     ///
     /// Each string's first 16 bytes are read once into two integers, so most comparisons of a
     /// sort of many thousand paths compare two integers; strings alike that far compare their bytes.
-    public func utf8SortedOffsets() -> [Int] {
+    package func utf8SortedOffsets() -> [Int] {
         let prefixes = map(Self.prefixKey)
         return indices.sorted { left, right in
             let (a, b) = (prefixes[left], prefixes[right])

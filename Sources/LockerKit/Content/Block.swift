@@ -196,7 +196,7 @@ extension Block {
 }
 
 extension Block: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("blockID", blockID)
             switch content {
@@ -233,7 +233,7 @@ extension Block: CanonicalJSONWritable {
 }
 
 extension Block.Embed: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("blocks", blocks)
             json.member("sections", sections)
@@ -244,7 +244,7 @@ extension Block.Embed: CanonicalJSONWritable {
 }
 
 extension Block.List: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("items", items)
             json.member("start", start)
@@ -254,7 +254,7 @@ extension Block.List: CanonicalJSONWritable {
 }
 
 extension Block.List.Item: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("blockID", blockID)
             json.member("blocks", blocks)
@@ -264,7 +264,7 @@ extension Block.List.Item: CanonicalJSONWritable {
 }
 
 extension Block.Callout: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("blocks", blocks)
             json.member("calloutType", calloutType)
@@ -275,7 +275,7 @@ extension Block.Callout: CanonicalJSONWritable {
 }
 
 extension Block.Table: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("align", align.map(\.rawValue))
             json.member("header", header)
@@ -285,7 +285,7 @@ extension Block.Table: CanonicalJSONWritable {
 }
 
 extension Block.Image: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("alt", alt)
             json.member("height", height)

@@ -162,7 +162,7 @@ public struct ChecklistItem: Sendable, Hashable, Codable {
 }
 
 extension Checklist: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("aliases", aliases)
             json.member("blocks", blocks)
@@ -183,7 +183,7 @@ extension Checklist: CanonicalJSONWritable {
 }
 
 extension ChecklistSection: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("anchor", anchor)
             json.member("id", id)
@@ -198,7 +198,7 @@ extension ChecklistSection: CanonicalJSONWritable {
 }
 
 extension ChecklistSubsection: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("anchor", anchor)
             json.member("id", id)
@@ -213,7 +213,7 @@ extension ChecklistSubsection: CanonicalJSONWritable {
 }
 
 extension ChecklistItem: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("explicitID", explicitID)
             json.member("guidance", guidance)

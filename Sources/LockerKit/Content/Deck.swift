@@ -66,7 +66,7 @@ public struct Card: Sendable, Hashable, Codable {
 }
 
 extension Deck: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("cardCount", cardCount)
             json.member("cards", cards)
@@ -84,7 +84,7 @@ extension Deck: CanonicalJSONWritable {
 }
 
 extension Card: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("back", back)
             json.member("explicitID", explicitID)

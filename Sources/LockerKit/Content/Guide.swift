@@ -68,7 +68,7 @@ public struct Section: Sendable, Hashable, Codable {
 }
 
 extension Guide: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("aliases", aliases)
             json.member("blocks", blocks)
@@ -89,7 +89,7 @@ extension Guide: CanonicalJSONWritable {
 }
 
 extension Section: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("anchor", anchor)
             json.member("blocks", blocks)

@@ -130,7 +130,7 @@ extension Array where Element == Span {
 }
 
 extension LinkTarget: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             switch self {
             case .url(let url):
@@ -146,7 +146,7 @@ extension LinkTarget: CanonicalJSONWritable {
 }
 
 extension Span: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             switch self {
             case .text(let text):

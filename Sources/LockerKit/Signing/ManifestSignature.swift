@@ -77,13 +77,13 @@ public struct ManifestSignature: Sendable, Hashable, Codable {
 }
 
 extension ManifestSignature: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in json.member("signatures", signatures) }
     }
 }
 
 extension ManifestSignature.Entry: CanonicalJSONWritable {
-    public func write(to json: inout CanonicalJSONWriter) {
+    package func write(to json: inout CanonicalJSONWriter) {
         json.object { json in
             json.member("keyID", keyID)
             json.member("signature", signature)
