@@ -79,6 +79,9 @@ public actor ContentUpdater {
 
     /// Checks the server for new content and makes it active when it verifies.
     ///
+    /// A call while an update runs waits for that update and returns its result (its `progress`
+    /// is not called).
+    ///
     /// - Parameter progress: told of each file downloaded, from the tasks downloading them.
     /// - Returns: ``UpdateResult/upToDate``, or what was updated.
     /// - Throws: ``UpdateError``; the active set is then as it was.
@@ -92,7 +95,13 @@ public actor ContentUpdater {
         }
         defer { running = nil }
         do {
-            return try await task.value
+            // The update runs in a task of its own, which a second caller joins; cancelling the
+            // caller cancels it.
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
         } catch let error as UpdateError {
             throw error
         } catch {
