@@ -83,14 +83,17 @@ struct Sync: ParsableCommand {
             }
         }
         line.finish()
+        let signing = ContentUpdater.activeManifest(in: folder).map { manifest in
+            manifest.signedBy.map { " (signed by \($0.joined(separator: ", ")))" } ?? " (unsigned)"
+        }
         switch outcome {
         case .success(.upToDate):
-            let version = (try? ContentUpdater.activeBundle(in: folder))??.manifest.version
-            print("Up to date: \(into) holds version \(version.map(String.init) ?? "(none)").")
+            let version = ContentUpdater.activeManifest(in: folder)?.version
+            print("Up to date: \(into) holds version \(version.map(String.init) ?? "(none)")\(signing ?? "").")
         case .success(.updated(let from, let to, let files, let bytes)):
             let was = from.map { "from version \($0) " } ?? ""
             print(
-                "Updated \(into) \(was)to version \(to.map(String.init) ?? "(none)"): "
+                "Updated \(into) \(was)to version \(to.map(String.init) ?? "(none)")\(signing ?? ""): "
                     + "\(ProgressLine.grouped(files)) files, \(ProgressLine.grouped(bytes)) bytes downloaded.")
         case .failure(let error):
             printError("locker: sync: \(error)")

@@ -72,6 +72,14 @@ public actor ContentUpdater {
         return try ContentBundle(contentsOf: store, locales: files.state()?.locales)
     }
 
+    /// The manifest of the active set of the store folder `store`, read without checking its
+    /// files (for a settings screen: its `version`, `expires`, `generatedAt`); nil when no set is
+    /// active yet.
+    public static func activeManifest(in store: URL) -> Manifest? {
+        let files = ContentStore(folder: store)
+        return files.read(files.manifestURL).flatMap { try? ContentBundle.decodeManifest($0) }
+    }
+
     /// Opens and verifies the active set; nil when no set is active yet.
     public nonisolated func activeBundle() throws(BundleError) -> ContentBundle? {
         try Self.activeBundle(in: store)
