@@ -61,6 +61,8 @@ let package = Package(
                 "CCmarkGFM",
                 "LockerKit",
                 "LockerTemplates",
+                // Signing manifests (`SigningKey`).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
