@@ -42,7 +42,8 @@ struct Sync: ParsableCommand {
     @Option(help: "Keep only this locale's files (and the fallbacks it reads). Repeat for several.")
     var locale: [String] = []
 
-    @Option(help: "A bundle folder to start from when DIR has nothing newer, as an app ships one.", completion: .directory)
+    @Option(
+        help: "A bundle folder to start from when DIR has nothing newer, as an app ships one.", completion: .directory)
     var seed: String?
 
     @Option(help: "Seconds without data after which a request fails.")
@@ -76,7 +77,8 @@ struct Sync: ParsableCommand {
                     try await updater.update { progress in
                         line.show(
                             "downloading \(ProgressLine.grouped(progress.files))/\(ProgressLine.grouped(progress.totalFiles)) files, "
-                                + "\(ProgressLine.grouped(progress.bytes))/\(ProgressLine.grouped(progress.totalBytes)) bytes")
+                                + "\(ProgressLine.grouped(progress.bytes))/\(ProgressLine.grouped(progress.totalBytes)) bytes"
+                        )
                     })
             } catch {
                 return .failure(error)

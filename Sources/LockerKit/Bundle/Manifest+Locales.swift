@@ -11,7 +11,9 @@ extension Manifest {
         // Each document's versions, by kind and ID.
         var versions: [String: [String: [String]]] = [:]
         for file in files {
-            if let id = file.id, let locale = file.locale { versions[file.kind, default: [:]][id, default: []].append(locale) }
+            if let id = file.id, let locale = file.locale {
+                versions[file.kind, default: [:]][id, default: []].append(locale)
+            }
         }
         return files.filter { file in
             guard let locale = file.locale else { return true }

@@ -72,7 +72,9 @@ public struct ManifestSignature: Sendable, Hashable, Codable {
                 if key.isValidSignature(signature, of: bytes) { return key }
             }
         }
-        throw .untrusted("no valid signature by \(named.map(\.id).joined(separator: ", ")): the manifest was altered or signed by another key")
+        throw .untrusted(
+            "no valid signature by \(named.map(\.id).joined(separator: ", ")): the manifest was altered or signed by another key"
+        )
     }
 }
 

@@ -93,7 +93,8 @@ public actor ContentUpdater {
     /// - Parameter progress: told of each file downloaded, from the tasks downloading them.
     /// - Returns: ``UpdateResult/upToDate``, or what was updated.
     /// - Throws: ``UpdateError``; the active set is then as it was.
-    public func update(progress: (@Sendable (UpdateProgress) -> Void)? = nil) async throws(UpdateError) -> UpdateResult {
+    public func update(progress: (@Sendable (UpdateProgress) -> Void)? = nil) async throws(UpdateError) -> UpdateResult
+    {
         let task: Task<UpdateResult, any Error>
         if let running {
             task = running
@@ -214,7 +215,9 @@ public actor ContentUpdater {
         }
         var seen: [String: String] = [:]
         for file in manifest.files {
-            guard ContentStore.isWritable(file.path) else { throw .invalidManifest("\(file.path): not a path a bundle may list") }
+            guard ContentStore.isWritable(file.path) else {
+                throw .invalidManifest("\(file.path): not a path a bundle may list")
+            }
             guard file.size >= 0 else { throw .invalidManifest("\(file.path): negative size") }
             if let other = seen.updateValue(file.sha256, forKey: file.path), other != file.sha256 {
                 throw .invalidManifest("\(file.path) is listed twice with different hashes")
@@ -229,7 +232,8 @@ public actor ContentUpdater {
         let signed = !(manifest.signedBy ?? []).isEmpty
         if !signed {
             guard allowUnsigned else {
-                throw .signature("the manifest is not signed (signedBy is absent); this app accepts signed manifests only")
+                throw .signature(
+                    "the manifest is not signed (signedBy is absent); this app accepts signed manifests only")
             }
             return nil
         }
@@ -260,7 +264,9 @@ public actor ContentUpdater {
 
     private func checkExpiry(_ manifest: Manifest) throws(UpdateError) {
         guard let expires = manifest.expires else { return }
-        guard let date = Self.date(expires) else { throw .invalidManifest("expires: '\(expires)' is not an RFC 3339 time") }
+        guard let date = Self.date(expires) else {
+            throw .invalidManifest("expires: '\(expires)' is not an RFC 3339 time")
+        }
         if now() >= date { throw .expired(expires: expires) }
     }
 

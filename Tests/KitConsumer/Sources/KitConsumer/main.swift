@@ -16,7 +16,8 @@ struct KitConsumer {
             trustedKeys: [try TrustedKey(text: arguments[3])], locales: ["en"])
         switch try await updater.update(progress: { print("\($0.files)/\($0.totalFiles) files") }) {
         case .upToDate: print("up to date")
-        case .updated(let from, let to, let files, let bytes): print("\(from ?? 0) → \(to ?? 0): \(files) files, \(bytes) bytes")
+        case .updated(let from, let to, let files, let bytes):
+            print("\(from ?? 0) → \(to ?? 0): \(files) files, \(bytes) bytes")
         }
         guard let bundle = try updater.activeBundle() else { return }
         for deck in try bundle.decks(locale: "en") { print(deck.title, deck.cards.count) }
