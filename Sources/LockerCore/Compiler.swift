@@ -95,6 +95,11 @@ public struct Compiler: Sendable {
     public var baseURL: String?
     /// Told what the compilation is doing, for a progress display.
     public var progress: (any BuildProgress)?
+    /// The keys that sign the manifest, each adding its signature to the signature file
+    /// (several while one key replaces another); none for an unsigned build.
+    public var signingKeys: [SigningKey] = []
+    /// The manifest's `version` when given (`--bundle-version`), in place of the content's time.
+    public var bundleVersion: Int?
     /// The content's date once worked out: the fingerprint and the manifest both ask for it, and
     /// it may take a `git` process.
     private let contentDate = ContentDate()
@@ -473,6 +478,11 @@ public struct Compiler: Sendable {
             origins.listings = cache.listingVersions(of: documents, serials: origins.documents, surface: surface)
         }
         var writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
+        let contentTime = contentTime()
+        writer.version = bundleVersion ?? contentTime
+        writer.expires = contentTime.flatMap { Self.expiry(of: $0, days: config.manifestExpiryDays) }
+        guard signingKeys.isEmpty || writer.version != nil else { throw LockerError.usage(Self.unversionedSigning) }
+        writer.signingKeys = signingKeys
         writer.unchangedListings = unchangedListings
         writer.previousIndexes = previous?.indexes ?? []
         writer.previousManifestHolds = previous != nil
@@ -784,14 +794,35 @@ public struct Compiler: Sendable {
 
     /// The content's date: `SOURCE_DATE_EPOCH`, else the vault's last git commit; never the clock.
     public func generatedAt() -> String? {
-        contentDate.value { computeGeneratedAt() }
+        contentTime().map(Self.internetDateTime)
     }
 
-    private func computeGeneratedAt() -> String? {
-        let seconds =
+    /// The content's time in seconds since 1970, which ``generatedAt()`` writes as a date:
+    /// `SOURCE_DATE_EPOCH`, else the vault's last git commit; nil when neither is known.
+    public func contentTime() -> Int? {
+        contentDate.value {
             environment["SOURCE_DATE_EPOCH"].flatMap { Int($0.trimmingWhitespace) } ?? LastCommit.time(of: vault)
-        guard let seconds else { return nil }
-        return Self.internetDateTime(seconds)
+        }
+    }
+
+    /// The manifest's `version`: ``bundleVersion`` when given, else the content's time; nil
+    /// when neither is known, which a signed build refuses.
+    public func manifestVersion() -> Int? {
+        bundleVersion ?? contentTime()
+    }
+
+    /// Why a signed build without a version stops: an app keeps the highest version it has seen
+    /// and refuses lower ones, so a signed manifest must have one.
+    public static let unversionedSigning =
+        "a signed build needs a manifest version, and the content's time is unknown: set SOURCE_DATE_EPOCH, "
+        + "commit the vault to git, or pass --bundle-version"
+
+    /// The manifest's `expires` for content of time `seconds`: `days` later; nil when that is
+    /// past what a date can say.
+    static func expiry(of seconds: Int, days: Int) -> String? {
+        let (span, spanOverflow) = days.multipliedReportingOverflow(by: 86_400)
+        let (time, overflow) = seconds.addingReportingOverflow(span)
+        return spanOverflow || overflow ? nil : internetDateTime(time)
     }
 
     /// `seconds` since 1970 as an RFC 3339 date and time in UTC (`2023-11-14T22:13:20Z`), as
@@ -903,12 +934,12 @@ private struct Slots<Value>: @unchecked Sendable {
     let base: UnsafeMutablePointer<Value>
 }
 
-/// A compiler's content date, worked out at its first use and kept.
+/// A compiler's content time, worked out at its first use and kept.
 private final class ContentDate: @unchecked Sendable {
     private let lock = NSLock()
-    private var date: String??
+    private var date: Int??
 
-    func value(_ compute: () -> String?) -> String? {
+    func value(_ compute: () -> Int?) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         if let date { return date }

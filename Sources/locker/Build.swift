@@ -40,10 +40,17 @@ struct Build: ParsableCommand {
             was built; with --format json, standard output holds the JSON document alone and the \
             rest goes to standard error.
 
+            The manifest's version is the content's time in seconds (--bundle-version overrides \
+            it), and it expires manifestExpiryDays (locker.yml, default 30) after that time. With \
+            --sign-key, or a key's text in LOCKER_SIGNING_KEY, the manifest is signed (Ed25519) \
+            and the signatures go to <out>/bundles/v1/signatures/<hash16>.json; make a key with \
+            'locker keygen'.
+
             Examples:
               locker build
               locker build path/to/vault --out public
               locker build --base-url https://sail.example.org/
+              locker build --sign-key ~/keys/locker-signing.key
             """)
 
     @OptionGroup var options: VaultOptions
@@ -62,6 +69,54 @@ struct Build: ParsableCommand {
     @Flag(help: "Print how long each phase took, to standard error.")
     var timings = false
 
+    @Option(
+        name: .customLong("sign-key"),
+        help: ArgumentHelp(
+            "A private key file (from 'locker keygen') to sign the manifest with; repeat it to sign with several keys while one replaces another. Without it, LOCKER_SIGNING_KEY may hold one key's text.",
+            valueName: "file"),
+        completion: .file())
+    var signKeys: [String] = []
+
+    @Option(
+        name: .customLong("bundle-version"),
+        help: ArgumentHelp(
+            "The manifest's version, in place of the content's time in seconds; apps refuse a manifest older than the one they have.",
+            valueName: "n"))
+    var bundleVersion: Int?
+
+    /// The environment variable that holds a signing key's text, for CI, where a secret is an
+    /// environment variable; read when no --sign-key is given.
+    static let signingKeyVariable = "LOCKER_SIGNING_KEY"
+
+    /// The keys that sign the build: each --sign-key file, else the key in
+    /// ``signingKeyVariable``; none when neither is given. An empty variable counts as unset,
+    /// as GitHub Actions sets a secret a pull request from a fork cannot see.
+    static func signingKeys(files: [String], environment: [String: String]) throws -> [SigningKey] {
+        guard !files.isEmpty else {
+            guard let text = environment[signingKeyVariable], !text.allSatisfy(\.isWhitespace) else { return [] }
+            return [try SigningKey(text: text, from: signingKeyVariable)]
+        }
+        return try files.map { path in
+            if path.hasSuffix(".pub") {
+                throw LockerError.usage(
+                    "--sign-key \(path) looks like a public key: sign with the private key (locker-signing.key)")
+            }
+            let data: Data
+            do {
+                // A key's text is 45 bytes: a larger file (or a device) is not read whole.
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                data = try handle.read(upToCount: 4096) ?? Data()
+            } catch {
+                throw LockerError.io("cannot read the signing key \(path): \(error.localizedDescription)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw LockerError.usage("--sign-key \(path) is not a signing key: it is not text")
+            }
+            return try SigningKey(text: text, from: "--sign-key \(path)")
+        }
+    }
+
     /// A `--base-url` must be an absolute http(s) URL; `build` and `serve` check it the same way.
     static func validate(baseURL: String?) throws {
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil
@@ -72,16 +127,27 @@ struct Build: ParsableCommand {
 
     func run() throws {
         try Self.validate(baseURL: baseURL)
+        if let bundleVersion, bundleVersion < 0 {
+            throw ValidationError("--bundle-version must be a whole number of at least 0")
+        }
         let output = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
         if output.path == options.url.path {
             throw LockerError.usage("the output folder cannot be the vault itself")
         }
+        let environment = ProcessInfo.processInfo.environment
+        let signingKeys = try Self.signingKeys(files: signKeys, environment: environment)
         // The previous build's marker and note record are read while the vault is walked.
         let prefetched = OutputPrefetch(output: output)
         let progress = ProgressLine(timings: timings)
-        let compiler = Compiler(
+        var compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
-            environment: ProcessInfo.processInfo.environment, baseURL: baseURL, progress: progress)
+            environment: environment, baseURL: baseURL, progress: progress)
+        compiler.signingKeys = signingKeys
+        compiler.bundleVersion = bundleVersion
+        // Stopped before anything is read: the compiler would refuse it when writing.
+        if !signingKeys.isEmpty, compiler.manifestVersion() == nil {
+            throw LockerError.usage(Compiler.unversionedSigning)
+        }
         // An unchanged vault, built the same way, has the output it had: say so and stop.
         let fingerprint = BuildFingerprint(
             compiler: compiler,
@@ -141,9 +207,10 @@ struct Build: ParsableCommand {
             return "\(unique) \(noun)\(unique == 1 ? "" : "s")"
         }
         let documents = [count(.guide, "guide"), count(.checklist, "checklist"), count(.deck, "deck")]
+        let signing = manifest.header.signedBy.map { "signed by " + $0.joined(separator: ", ") } ?? "unsigned"
         let summary =
             "Built \(documents[0]), \(documents[1]) and \(documents[2]) in \(locales) into \(out)/\(BundleSchema.folder): "
-            + "\(manifest.fileCount) files, content version \(manifest.header.contentVersion.prefix(12)); "
+            + "\(manifest.fileCount) files, content version \(manifest.header.contentVersion.prefix(12)), \(signing); "
             + "the site into \(out)/site: \(compilation.sitePageCount) pages.\n"
         progress.update(.finishing, done: 0, total: 0)
         // The swap is short and must not be cut in half: interrupts wait for it.

@@ -9,7 +9,7 @@ import LockerKit
 
 /// Everything a build's output depends on, hashed: every file of the vault (name, size,
 /// modification time, inode), the settings that change what is written or printed, the content
-/// date, and the `locker` binary itself. Equal fingerprints mean the previous output is this
+/// date, the signing keys (by ID) and the manifest version given, and the `locker` binary itself. Equal fingerprints mean the previous output is this
 /// build's output, so `locker build` can stop there.
 ///
 /// Like `make` and `ninja`, it trusts modification times: an edit that keeps a file's size and
@@ -97,6 +97,9 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
         var lines = ["locker-build-fingerprint 1"]
         lines += settings
         lines.append("date \(date ?? "-")")
+        // A key added, removed or replaced changes the manifest's `signedBy` and the signatures.
+        lines.append("signed-by \(BundleWriter.signers(compiler.signingKeys).joined(separator: " "))")
+        lines.append("bundle-version \(compiler.bundleVersion.map(String.init) ?? "-")")
         if let program = Self.program { lines.append(program) }
         self.walk = walk
         // The settings as lines, a zero byte (which no line holds), then the vault's files.

@@ -2,13 +2,18 @@ import Foundation
 import LockerKit
 
 /// Lays out the bundle: one content-addressed file per document, an index per kind and locale,
-/// the assets, the manifest and the `_headers` file for the host.
+/// the assets, the manifest, its signature file when signed, and the `_headers` file for the host.
 ///
 /// Editing one note changes its own file, the index of its kind and locale (only when what the
 /// index shows changed) and the manifest; every other file keeps its name and bytes.
 struct BundleWriter: Sendable {
     var config: VaultConfig
     var generatedAt: String?
+    /// The manifest's `version` and `expires`, when known.
+    var version: Int?
+    var expires: String?
+    /// The keys that sign the manifest; none for an unsigned bundle.
+    var signingKeys: [SigningKey] = []
     /// Documents encoded by an earlier build, reused when the document is the same built result.
     var cache: BuildCache?
     var origins = BuildOrigins(linkSurface: 0)
@@ -182,9 +187,9 @@ struct BundleWriter: Sendable {
         return Layout(written: entries, documents: documentRange)
     }
 
-    /// Writes the manifest of the files `layout` holds, and the `_headers` file for the host, into
-    /// `sink`; returns the manifest. Needs nothing of the site: a build writes it while the site
-    /// is rendered.
+    /// Writes the manifest of the files `layout` holds, its signature file when the bundle is
+    /// signed, and the `_headers` file for the host, into `sink`; returns the manifest. Needs
+    /// nothing of the site: a build writes it while the site is rendered.
     func writeManifest(of layout: Layout, into sink: some OutputSink) throws -> WrittenManifest {
         let root = BundleSchema.folder
         let files = layout.written
@@ -204,10 +209,35 @@ struct BundleWriter: Sendable {
             schemaVersion: BundleSchema.version,
             contentVersion: Manifest.contentVersion(ofLines: runs.map(\.versionLines)),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
-            deepLinkScheme: config.deepLinkScheme, files: [])
-        try sink.write(OutputFile(path: path, pieces: header.pieces(fileRuns: runs.map(\.json))))
-        try sink.write(OutputFile(path: "_headers", data: Data(headers(files: files, order: order).utf8)))
+            deepLinkScheme: config.deepLinkScheme, files: [], version: version, expires: expires,
+            signedBy: signingKeys.isEmpty ? nil : Self.signers(signingKeys))
+        let manifest = OutputFile(path: path, pieces: header.pieces(fileRuns: runs.map(\.json)))
+        try sink.write(manifest)
+        if !signingKeys.isEmpty { try sink.write(try signatureFile(of: manifest.data)) }
+        try sink.write(
+            OutputFile(
+                path: "_headers",
+                data: Data(headers(files: files, order: order, signed: !signingKeys.isEmpty).utf8)))
         return WrittenManifest(header: header, files: files, order: order)
+    }
+
+    /// The manifest's `signedBy`: the keys' IDs, sorted, each once.
+    static func signers(_ keys: [SigningKey]) -> [String] {
+        Set(keys.map(\.publicKey.id)).sorted { $0.utf8Precedes($1) }
+    }
+
+    /// The signature file of the manifest with these bytes: each key's signature of them, at the
+    /// path named by their hash.
+    func signatureFile(of manifest: Data) throws -> OutputFile {
+        var seen = Set<String>()
+        var entries: [ManifestSignature.Entry] = []
+        for key in signingKeys where seen.insert(key.publicKey.id).inserted {
+            entries.append(
+                ManifestSignature.Entry(keyID: key.publicKey.id, signature: try key.sign(manifest).base64EncodedString()))
+        }
+        return OutputFile(
+            path: BundleSchema.folder + "/" + ManifestSignature.path(forManifest: manifest),
+            data: ManifestSignature(signatures: entries).data)
     }
 
     /// A content-addressed file's path in the bundle folder: named by its hash.
@@ -239,10 +269,11 @@ struct BundleWriter: Sendable {
     /// Netlify / Cloudflare Pages `_headers`: hashed folders immutable, the manifest revalidated.
     ///
     /// The manifest is matched by its own rule and the hashed files by their folders, so no path
-    /// matches two rules (hosts merge the headers of every matching rule).
-    private func headers(files: [Manifest.File], order: [Int]) -> String {
+    /// matches two rules (hosts merge the headers of every matching rule). The signature files,
+    /// named by the manifest's hash and listed in no manifest, are one such folder when signed.
+    private func headers(files: [Manifest.File], order: [Int], signed: Bool) -> String {
         let root = "/" + BundleSchema.folder
-        var folders = Set<String>()
+        var folders: Set<String> = signed ? [ManifestSignature.folder] : []
         for (folder, places) in FolderRuns.runs(order.count, path: { files[order[$0]].path }) {
             folders.insert(folder ?? files[order[places.lowerBound]].path)
         }

@@ -27,6 +27,11 @@ public struct VaultConfig: Sendable, Hashable {
     public var maxFileSize: Int = 2 * 1024 * 1024
     /// How deep embeds may nest.
     public var embedDepth: Int = 5
+    /// How many days after the content's time the manifest's `expires` is: an app refuses a
+    /// manifest past it, so a host that stops publishing cannot keep apps on old content.
+    public var manifestExpiryDays: Int = 30
+    /// The most ``manifestExpiryDays`` may be: a century, so that the expiry stays a date.
+    static let maxManifestExpiryDays = 36_500
 
     public init() {}
 
@@ -35,7 +40,7 @@ public struct VaultConfig: Sendable, Hashable {
 
     static let knownKeys: Set<String> = [
         "title", "baseURL", "locales", "defaultLocale", "kinds", "deepLinkScheme", "unresolvedLinks", "exclude",
-        "maxFileSize", "embedDepth",
+        "maxFileSize", "embedDepth", "manifestExpiryDays",
     ]
 
     /// Reads `locker.yml`'s text. Problems are diagnostics; the config keeps its defaults for them.
@@ -71,9 +76,14 @@ public struct VaultConfig: Sendable, Hashable {
             }
             return text
         }
-        func integer(_ value: YAMLValue, _ key: String, minimum: Int) -> Int? {
-            guard case .scalar(let text, .int, _) = value, let number = Int(text), number >= minimum else {
-                invalid(value, "'\(key)' must be a whole number of at least \(minimum)")
+        func integer(_ value: YAMLValue, _ key: String, minimum: Int, maximum: Int? = nil) -> Int? {
+            guard case .scalar(let text, .int, _) = value, let number = Int(text), number >= minimum,
+                number <= maximum ?? number
+            else {
+                invalid(
+                    value,
+                    maximum.map { "'\(key)' must be a whole number from \(minimum) to \($0)" }
+                        ?? "'\(key)' must be a whole number of at least \(minimum)")
                 return nil
             }
             return number
@@ -150,6 +160,10 @@ public struct VaultConfig: Sendable, Hashable {
                 if let size = integer(value, entry.key, minimum: 1) { config.maxFileSize = size }
             case "embedDepth":
                 if let depth = integer(value, entry.key, minimum: 1) { config.embedDepth = depth }
+            case "manifestExpiryDays":
+                if let days = integer(value, entry.key, minimum: 1, maximum: Self.maxManifestExpiryDays) {
+                    config.manifestExpiryDays = days
+                }
             default:
                 diagnostics.append(
                     Diagnostic(
