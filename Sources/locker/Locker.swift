@@ -33,7 +33,7 @@ struct Locker: ParsableCommand {
             docs/runtime.md (LockerKit and the runtime commands).
             """,
         subcommands: [
-            Build.self, Check.self, Serve.self, IDs.self, Review.self, Stats.self, CharterCommand.self,
+            Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self, CharterCommand.self,
             ChecklistCommand.self,
         ])
 
