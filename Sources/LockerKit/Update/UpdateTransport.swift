@@ -52,13 +52,24 @@ public struct URLSessionTransport: UpdateTransport {
     }
 
     /// A transport over an ephemeral session without a cache, giving up on a request after
-    /// `timeout` seconds without data.
+    /// `timeout` seconds without data (on Linux, a whole number of seconds: ``wholeSeconds(_:)``).
     public init(timeout: TimeInterval = 30) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForRequest = Self.wholeSeconds(timeout)
         session = URLSession(configuration: configuration)
+    }
+
+    /// `timeout` as FoundationNetworking (Linux) can keep it: its timer counts the timeout's
+    /// whole seconds (`Int(timeout) * 1000` ms), so under a second every request timed out at
+    /// once, or never finished. Rounded up to a whole second there; Apple's URLSession keeps it.
+    static func wholeSeconds(_ timeout: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+            return max(1, timeout.rounded(.up))
+        #else
+            return timeout
+        #endif
     }
 
     public func get(_ request: TransportRequest) async throws -> TransportResponse {
