@@ -102,7 +102,9 @@ import Testing
             } catch {}
         }
         #expect(verified == 0)
-        #expect(try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey)
+        #expect(
+            try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey
+        )
     }
 
     /// While a key replaces another, both sign: an app that trusts either one accepts the manifest.
@@ -117,7 +119,9 @@ import Testing
         #expect(manifest.signedBy == ids)
         #expect(signature.signatures.map(\.keyID) == ids)
         for key in [old, new] {
-            #expect(try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey)
+            #expect(
+                try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey])
+                    == key.publicKey)
         }
     }
 
@@ -194,7 +198,9 @@ import Testing
         let manifest = try #require(given.manifest)
         #expect(manifest.version == 7 && manifest.expires == nil)
         let (bytes, signature) = try Self.signed(given)
-        #expect(try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey)
+        #expect(
+            try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey
+        )
     }
 
     @Test func anExpiryPastWhatADateSaysIsLeftOut() {
@@ -246,7 +252,8 @@ import Testing
         compiler.signingKeys = keys
         compiler.bundleVersion = bundleVersion
         let transaction = try OutputWriter.begin(replacing: output)
-        let compilation = try compiler.compile(into: transaction, taking: BuildFingerprint(compiler: compiler, settings: []))
+        let compilation = try compiler.compile(
+            into: transaction, taking: BuildFingerprint(compiler: compiler, settings: []))
         #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
         try transaction.commit()
     }
@@ -279,10 +286,13 @@ import Testing
         let signature = try ManifestSignature(
             data: Data(contentsOf: output.appendingPathComponent("bundles/v1/signatures/" + name)))
         let manifest = try JSONDecoder().decode(Manifest.self, from: second)
-        #expect(try signature.verify(manifest: second, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey)
+        #expect(
+            try signature.verify(manifest: second, naming: manifest.signedBy, trusting: [key.publicKey])
+                == key.publicKey)
         // Listed in the marker like any file the build wrote.
         let marker = try String(contentsOf: output.appendingPathComponent(".locker-build"), encoding: .utf8)
-        let changes = (try? String(contentsOf: output.appendingPathComponent(".locker-build-changes"), encoding: .utf8)) ?? ""
+        let changes =
+            (try? String(contentsOf: output.appendingPathComponent(".locker-build-changes"), encoding: .utf8)) ?? ""
         #expect((marker + changes).contains("bundles/v1/signatures/" + name))
 
         try Self.build(vault, into: output, keys: [])
@@ -302,7 +312,9 @@ import Testing
             compiler.bundleVersion = version
             return BuildFingerprint(compiler: compiler, settings: []).hex
         }
-        let prints = [fingerprint([]), fingerprint([one]), fingerprint([two]), fingerprint([one, two]), fingerprint([], 3)]
+        let prints = [
+            fingerprint([]), fingerprint([one]), fingerprint([two]), fingerprint([one, two]), fingerprint([], 3),
+        ]
         #expect(Set(prints).count == prints.count, "\(prints)")
         #expect(fingerprint([one]) == fingerprint([try SigningKey(text: one.text)]))
         #expect(fingerprint([two, one]) == fingerprint([one, two]))

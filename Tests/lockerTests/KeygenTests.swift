@@ -32,7 +32,9 @@ import Testing
 
     /// The manifest the build in `out` wrote, its bytes, and its signature file, verified with
     /// `keys`: the key that verified.
-    static func verify(_ out: String, in workspace: Workspace, trusting keys: [TrustedKey]) throws -> (Manifest, TrustedKey) {
+    static func verify(_ out: String, in workspace: Workspace, trusting keys: [TrustedKey]) throws -> (
+        Manifest, TrustedKey
+    ) {
         let bytes = try workspace.read(out + "/bundles/v1/manifest.json")
         let manifest = try JSONDecoder().decode(Manifest.self, from: bytes)
         let signature = try ManifestSignature(
@@ -81,7 +83,9 @@ import Testing
         try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("keys/locker-signing.key"))
         let half = try Self.keygen("keys", in: workspace)
         #expect(half.status == 2)
-        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("keys/locker-signing.key").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: workspace.root.appendingPathComponent("keys/locker-signing.key").path))
         #expect(try workspace.read("keys/locker-signing.pub") == before[1])
     }
 
@@ -93,7 +97,9 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.contains("inside the vault"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("vault/keys").path))
-        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(folder + "/locker-signing.key").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: workspace.root.appendingPathComponent(folder + "/locker-signing.key").path))
     }
 
     @Test func keygenRefusesToWriteInsideABuildOutput() throws {
@@ -125,14 +131,23 @@ import Testing
         let workspace = try Workspace(Self.notes)
         defer { workspace.remove() }
         #expect(try Self.keygen("../keys-\(workspace.root.lastPathComponent)/one", in: workspace).status == 0)
-        let keys = workspace.root.deletingLastPathComponent().appendingPathComponent("keys-\(workspace.root.lastPathComponent)")
+        let keys = workspace.root.deletingLastPathComponent().appendingPathComponent(
+            "keys-\(workspace.root.lastPathComponent)")
         defer { try? FileManager.default.removeItem(at: keys) }
-        #expect(try LockerRun(["keygen", "--out", keys.appendingPathComponent("two").path], in: workspace.root).status == 0)
-        let one = try TrustedKey(text: String(decoding: try Data(contentsOf: keys.appendingPathComponent("one/locker-signing.pub")), as: UTF8.self))
-        let two = try TrustedKey(text: String(decoding: try Data(contentsOf: keys.appendingPathComponent("two/locker-signing.pub")), as: UTF8.self))
+        #expect(
+            try LockerRun(["keygen", "--out", keys.appendingPathComponent("two").path], in: workspace.root).status == 0)
+        let one = try TrustedKey(
+            text: String(
+                decoding: try Data(contentsOf: keys.appendingPathComponent("one/locker-signing.pub")), as: UTF8.self))
+        let two = try TrustedKey(
+            text: String(
+                decoding: try Data(contentsOf: keys.appendingPathComponent("two/locker-signing.pub")), as: UTF8.self))
 
         let signed = try LockerRun(
-            ["build", "vault", "--out", "out", "--sign-key", keys.appendingPathComponent("one/locker-signing.key").path],
+            [
+                "build", "vault", "--out", "out", "--sign-key",
+                keys.appendingPathComponent("one/locker-signing.key").path,
+            ],
             in: workspace.root, environment: ["SOURCE_DATE_EPOCH": "1700000000", "LOCKER_SIGNING_KEY": ""])
         #expect(signed.status == 0, "\(signed.stdout)\(signed.stderr)")
         #expect(signed.stdout.contains(", signed by \(one.id); the site"), "\(signed.stdout)")
@@ -146,12 +161,14 @@ import Testing
         // Both keys, while one replaces the other: not up to date, and either verifies.
         let both = try LockerRun(
             [
-                "build", "vault", "--out", "out", "--sign-key", keys.appendingPathComponent("one/locker-signing.key").path,
+                "build", "vault", "--out", "out", "--sign-key",
+                keys.appendingPathComponent("one/locker-signing.key").path,
                 "--sign-key", keys.appendingPathComponent("two/locker-signing.key").path,
             ], in: workspace.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(both.status == 0, "\(both.stderr)")
         #expect(!both.stdout.contains("Up to date"), "\(both.stdout)")
-        #expect(both.stdout.contains("signed by \([one.id, two.id].sorted().joined(separator: ", "));"), "\(both.stdout)")
+        #expect(
+            both.stdout.contains("signed by \([one.id, two.id].sorted().joined(separator: ", "));"), "\(both.stdout)")
         #expect(try Self.verify("out", in: workspace, trusting: [two]).1 == two)
         #expect(try Self.verify("out", in: workspace, trusting: [one]).1 == one)
         let signatures = try FileManager.default.contentsOfDirectory(
@@ -167,8 +184,11 @@ import Testing
         let keys = workspace.root.deletingLastPathComponent().appendingPathComponent("keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: keys) }
         #expect(try LockerRun(["keygen", "--out", keys.path], in: workspace.root).status == 0)
-        let secret = String(decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.key")), as: UTF8.self)
-        let trusted = try TrustedKey(text: String(decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.pub")), as: UTF8.self))
+        let secret = String(
+            decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.key")), as: UTF8.self)
+        let trusted = try TrustedKey(
+            text: String(
+                decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.pub")), as: UTF8.self))
         let run = try LockerRun(
             ["build", "vault", "--out", "out"], in: workspace.root,
             environment: ["SOURCE_DATE_EPOCH": "1700000000", "LOCKER_SIGNING_KEY": secret])
@@ -192,7 +212,8 @@ import Testing
             environment: ["SOURCE_DATE_EPOCH": "1700000000", "LOCKER_SIGNING_KEY": ""])
         #expect(empty.status == 0, "\(empty.stderr)")
         #expect(empty.stdout.contains(", unsigned; the site"), "\(empty.stdout)")
-        let manifest = try JSONDecoder().decode(Manifest.self, from: workspace.read("unsigned/bundles/v1/manifest.json"))
+        let manifest = try JSONDecoder().decode(
+            Manifest.self, from: workspace.read("unsigned/bundles/v1/manifest.json"))
         #expect(manifest.signedBy == nil)
         #expect(manifest.version == 1_700_000_000)
     }
@@ -219,7 +240,9 @@ import Testing
             ["build", "vault", "--out", "out", "--sign-key", key, "--bundle-version", "12"], in: workspace.root,
             environment: environment)
         #expect(given.status == 0, "\(given.stderr)")
-        let trusted = try TrustedKey(text: String(decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.pub")), as: UTF8.self))
+        let trusted = try TrustedKey(
+            text: String(
+                decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.pub")), as: UTF8.self))
         let (manifest, _) = try Self.verify("out", in: workspace, trusting: [trusted])
         #expect(manifest.version == 12)
         #expect(manifest.expires == nil && manifest.generatedAt == nil)

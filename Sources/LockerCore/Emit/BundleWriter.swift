@@ -232,8 +232,8 @@ struct BundleWriter: Sendable {
         var seen = Set<String>()
         var entries: [ManifestSignature.Entry] = []
         for key in signingKeys where seen.insert(key.publicKey.id).inserted {
-            entries.append(
-                ManifestSignature.Entry(keyID: key.publicKey.id, signature: try key.sign(manifest).base64EncodedString()))
+            let signature = try key.sign(manifest).base64EncodedString()
+            entries.append(ManifestSignature.Entry(keyID: key.publicKey.id, signature: signature))
         }
         return OutputFile(
             path: BundleSchema.folder + "/" + ManifestSignature.path(forManifest: manifest),
