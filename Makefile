@@ -86,9 +86,11 @@ bench-runtime: deps
 	python3 Benchmarks/run_runtime.py
 
 # Delivery: `locker sync` pulling the signed 10,000-note bundle from nginx on 127.0.0.1: a first
-# sync, a check with no change, and the update after one note is edited.
+# sync, a check with no change, and the update after one note is edited. libcurl's development
+# files: `--static-swift-stdlib` links FoundationNetworking, which `locker sync` uses, into the
+# program, and with it `-lcurl`, which needs libcurl.so.
 bench-sync: deps
-	@$(MAKE) --no-print-directory packages PACKAGES="nginx-light python3"
+	@$(MAKE) --no-print-directory packages PACKAGES="nginx-light libcurl4-openssl-dev python3"
 	$(SWIFT) build $(RELEASE) --product locker
 	python3 Benchmarks/run_sync.py
 
