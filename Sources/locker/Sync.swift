@@ -85,12 +85,13 @@ struct Sync: ParsableCommand {
             }
         }
         line.finish()
-        let signing = ContentUpdater.activeManifest(in: folder).map { manifest in
+        let active = ContentUpdater.activeManifest(in: folder)
+        let signing = active.map { manifest in
             manifest.signedBy.map { " (signed by \($0.joined(separator: ", ")))" } ?? " (unsigned)"
         }
         switch outcome {
         case .success(.upToDate):
-            let version = ContentUpdater.activeManifest(in: folder)?.version
+            let version = active?.version
             print("Up to date: \(into) holds version \(version.map(String.init) ?? "(none)")\(signing ?? "").")
         case .success(.updated(let from, let to, let files, let bytes)):
             let was = from.map { "from version \($0) " } ?? ""

@@ -181,26 +181,43 @@ struct ContentStore: Sendable {
     /// Removes every file of the store that no path of `keep` names (relative to the store),
     /// outside the updater's folder, and the folders left empty.
     func removeFiles(notIn keep: Set<String>) {
-        let manager = FileManager.default
-        guard let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
-        let root = folder.standardizedFileURL.path
-        var folders: [URL] = []
-        for case let url as URL in walker {
-            let full = url.standardizedFileURL.path
-            guard full.hasPrefix(root + "/") else { continue }
-            let path = String(full.dropFirst(root.count + 1))
-            if path == Self.workFolder {
-                walker.skipDescendants()
-                continue
+        removeFiles(in: "", notIn: keep)
+    }
+
+    /// ``removeFiles(notIn:)`` below the folder at `prefix`; whether the folder is empty after.
+    /// Read with `readdir`, whose entries say which are folders: a store holds thousands of
+    /// files, and a walk that asked each for its type took most of an update's time.
+    @discardableResult
+    private func removeFiles(in prefix: String, notIn keep: Set<String>) -> Bool {
+        let path = prefix.isEmpty ? folder.path : folder.path + "/" + prefix
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        var empty = true
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                folders.append(url)
-            } else if path != "manifest.json", !keep.contains(path) {
-                unlink(full)
+            if name == "." || name == ".." { continue }
+            let relative = prefix.isEmpty ? name : prefix + "/" + name
+            if relative == Self.workFolder || relative == "manifest.json" {
+                empty = false
+            } else if isFolder(entry.pointee.d_type, at: path + "/" + name) {
+                if removeFiles(in: relative, notIn: keep), rmdir(path + "/" + name) == 0 { continue }
+                empty = false
+            } else if keep.contains(relative) || unlink(path + "/" + name) != 0 {
+                empty = false
             }
         }
-        // Deepest first, so a folder emptied by its children's removal goes too.
-        for url in folders.sorted(by: { $0.path.count > $1.path.count }) { rmdir(url.path) }
+        return empty
+    }
+
+    /// Whether a `readdir` entry is a folder: by its type, or by `lstat` where the file system
+    /// does not say.
+    private func isFolder(_ type: UInt8, at path: String) -> Bool {
+        if Int32(type) == Int32(DT_DIR) { return true }
+        guard Int32(type) == Int32(DT_UNKNOWN) else { return false }
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }
 
