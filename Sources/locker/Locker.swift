@@ -23,18 +23,20 @@ struct Locker: ParsableCommand {
             content-addressed bundles with a manifest of SHA-256 ETags, ready for any static host.
 
             'locker review', 'stats', 'charter' and 'checklist' use a built bundle and keep a \
-            sailor's progress in a SQLite file: flashcard reviews (SM-2) and charter checklists.
+            sailor's progress in a SQLite file: flashcard reviews (SM-2) and charter checklists. \
+            'locker sync' brings a signed bundle from a server into a folder, as an app's updater does.
 
             Exit codes: 0 clean (or warnings only), 1 the content has errors (or warnings under \
             --strict; for the runtime commands, input that is not valid), 2 bad usage or a file \
-            that cannot be read or written, 3 a bundle that fails verification.
+            that cannot be read or written, 3 a bundle that fails verification, 4 (sync) no answer \
+            or an HTTP error from the server: try again later.
 
             Docs: docs/content-format.md (writing notes), docs/bundle-format.md (reading bundles), \
             docs/runtime.md (LockerKit and the runtime commands).
             """,
         subcommands: [
             Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self, CharterCommand.self,
-            ChecklistCommand.self,
+            ChecklistCommand.self, Sync.self,
         ])
 
     /// Runs the command, on the thread ``Allocator`` starts, mapping every way of failing to the
