@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "lockerTests",
-            dependencies: ["locker", "LockerKit"],
+            dependencies: ["locker", "LockerKit", "LockerTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

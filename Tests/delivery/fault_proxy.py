@@ -27,7 +27,8 @@ rules file, or with an empty one, the proxy only forwards.
 
 Each request is logged as one JSON line in the log file, written before the last byte of the
 answer, so a client that saw an answer finds its line: {"path": ..., "action": ..., "status":
-..., "bytes": ...} (``bytes``: body bytes sent).
+..., "bytes": ...} (``bytes``: body bytes sent). A delayed request has a line of its own
+(``"action": "delay"``) when its wait begins.
 
 It listens on 127.0.0.1 only, on a free port it prints as the first line of standard output,
 and exits when the process named by ``--parent-pid`` is gone (its test ended, however it
@@ -101,6 +102,9 @@ class Proxy:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # The headers and the body go out in two writes: with Nagle's algorithm on, the second waits
+    # for the client's delayed ACK, 40 ms a request.
+    disable_nagle_algorithm = True
     proxy: Proxy  # set on the subclass made in main()
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
@@ -119,6 +123,8 @@ class Handler(BaseHTTPRequestHandler):
 
         delay = proxy.rule(rules, "delay", path)
         if delay is not None:
+            # Logged before the wait, so a test knows the request is being held.
+            proxy.log({"path": path, "action": "delay", "status": 0, "bytes": 0})
             time.sleep(float(delay.get("seconds", 0)))
 
         fixed = proxy.rule(rules, "status", path)

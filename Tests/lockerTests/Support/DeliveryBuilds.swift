@@ -62,6 +62,13 @@ final class DeliveryBuilds: Sendable {
 
     private static let built = Result { try DeliveryBuilds() }
 
+    /// The build of this name (``Built/name``), for test arguments.
+    func named(_ name: String) throws -> Built {
+        let all = [v1, v2, v2ByOtherKey, refreshed, expired, unsigned, manyEdits]
+        guard let built = all.first(where: { $0.name == name }) else { throw Failure.unknown(name) }
+        return built
+    }
+
     /// The builds, made by the first test that asks.
     static func shared() throws -> DeliveryBuilds { try built.get() }
 
@@ -121,11 +128,13 @@ final class DeliveryBuilds: Sendable {
     enum Failure: Error, CustomStringConvertible {
         case build(String, String)
         case keygen(String)
+        case unknown(String)
 
         var description: String {
             switch self {
             case .build(let name, let output): "locker build (\(name)) failed: \(output)"
             case .keygen(let output): "locker keygen failed: \(output)"
+            case .unknown(let name): "no build is named '\(name)'"
             }
         }
     }
