@@ -250,16 +250,25 @@ import Testing
 
     // MARK: - What the server sends that fails verification
 
-    @Test func bytesAlteredOnTheServerAreRefusedAsADamagedFile() async throws {
+    /// One byte changed, the size kept: in the file nginx serves, or by the proxy on the way.
+    @Test(arguments: [false, true])
+    func bytesAlteredOnTheServerOrOnTheWayAreRefusedAsADamagedFile(onTheWay: Bool) async throws {
         let builds = try DeliveryBuilds.shared()
         let delivery = try await Self.synced(builds.v1)
         defer { delivery.close() }
         let outside = try delivery.outsideStore()
         try delivery.publish(builds.v2)
         let altered = try #require(builds.v2.paths.subtracting(builds.v1.paths).sorted().first)
-        try delivery.alter(altered)
+        var url = delivery.nginx.manifestURL
+        if onTheWay {
+            let proxy = try delivery.proxy()
+            try proxy.set([.corrupt(Nginx.bundlePrefix + altered)])
+            url = proxy.manifestURL
+        } else {
+            try delivery.alter(altered)
+        }
 
-        let error = await Self.failure(of: try Self.updater(delivery))
+        let error = await Self.failure(of: try Self.updater(delivery, url: url))
 
         guard case .damagedFile(let path, _) = error else {
             Issue.record("expected .damagedFile, got \(String(describing: error))")
