@@ -119,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LockerKitTests",
-            dependencies: ["LockerKit", "LockerTestSupport"],
+            dependencies: ["LockerKit", "LockerTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
