@@ -57,6 +57,32 @@ import Testing
         Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json", other.signaturePath])
     }
 
+    /// The rotation of docs/bundle-format.md: content signed by the old and the new key, then
+    /// signed again by the new key alone, in a build of the same commit (same version, same
+    /// files). Nothing to download, and no rollback.
+    @Test func theSameContentSignedAgainIsNotARollback() async throws {
+        let fixture = try UpdaterFixture()
+        let both = try TestPublisher.publish(
+            TestContent.sailing(), version: 1, signers: [TestPublisher.key, TestPublisher.nextKey])
+        let again = try TestPublisher.publish(TestContent.sailing(), version: 1, signers: [TestPublisher.nextKey])
+        #expect(again.manifestBytes != both.manifestBytes)
+        let trusted = try [TestPublisher.trusted(TestPublisher.key), TestPublisher.trusted(TestPublisher.nextKey)]
+        let updater = try fixture.updater(trusting: trusted)
+        fixture.transport.publish(both)
+        _ = try await updater.update()
+        fixture.transport.publish(again)
+        fixture.transport.clearLog()
+
+        #expect(try await updater.update() == .updated(from: 1, to: 1, files: 0, bytes: 0))
+
+        #expect(fixture.transport.requested == ["manifest.json", again.signaturePath])
+        #expect(fixture.activeManifest == again.manifestBytes)
+        // The next update asks with the new manifest's ETag.
+        fixture.transport.clearLog()
+        #expect(try await updater.update() == .upToDate)
+        #expect(fixture.transport.log.first?.request.headers["If-None-Match"] == again.etag)
+    }
+
     @Test func anExpiredManifestIsRefused() async throws {
         let fixture = try UpdaterFixture()
         let published = try TestPublisher.publish(TestContent.sailing(), version: 1)

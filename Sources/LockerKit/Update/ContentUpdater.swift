@@ -166,7 +166,7 @@ public actor ContentUpdater {
         let signature = try await verifySignature(of: manifest, bytes: bytes)
         try checkExpiry(manifest)
         if let active {
-            try checkVersion(of: manifest, against: active.manifest, sameLocales: sameLocales)
+            try checkVersion(of: manifest, against: active.manifest)
         }
 
         let needed = try neededFiles(of: manifest)
@@ -270,11 +270,13 @@ public actor ContentUpdater {
         if now() >= date { throw .expired(expires: expires) }
     }
 
-    private func checkVersion(of manifest: Manifest, against active: Manifest, sameLocales: Bool) throws(UpdateError) {
+    /// A version higher than the active one's passes, and so does an equal one with the same
+    /// files (signed again, by another key, or wanted for other locales): nothing older comes back.
+    private func checkVersion(of manifest: Manifest, against active: Manifest) throws(UpdateError) {
         guard let activeVersion = active.version else { return }
         guard let version = manifest.version else { throw .rollback(active: activeVersion, offered: nil) }
         if version > activeVersion { return }
-        if version == activeVersion, manifest.contentVersion == active.contentVersion, !sameLocales { return }
+        if version == activeVersion, manifest.contentVersion == active.contentVersion { return }
         throw .rollback(active: activeVersion, offered: version)
     }
 
