@@ -243,6 +243,26 @@ import Testing
         #expect(fixture.transport.requested == ["manifest.json", published.signaturePath])
     }
 
+    @Test func cancellingOneOfTwoCallersLeavesTheUpdateToTheOther() async throws {
+        let fixture = try UpdaterFixture()
+        let published = try TestPublisher.publish(TestContent.sailing(), version: 1)
+        fixture.transport.publish(published)
+        let gate = fixture.transport.hold("manifest.json")
+        let updater = try fixture.updater()
+
+        let first = Task { try await updater.update() }
+        await gate.arrival()
+        let second = Task { try await updater.update() }
+        try await Task.sleep(for: .milliseconds(100))
+        second.cancel()
+        gate.open()
+
+        let files = published.files.count
+        let bytes = published.bytes
+        #expect(try await first.value == .updated(from: nil, to: 1, files: files, bytes: bytes))
+        #expect(fixture.activeManifest == published.manifestBytes)
+    }
+
     @Test func aSecondUpdaterOfTheStoreIsBusyWhileTheFirstRuns() async throws {
         let fixture = try UpdaterFixture()
         let published = try TestPublisher.publish(TestContent.sailing(), version: 1)

@@ -40,8 +40,8 @@ public actor ContentUpdater {
     private let transport: any UpdateTransport
     private let now: @Sendable () -> Date
     private let files: ContentStore
-    /// The update running, which a second call joins.
-    private var running: Task<UpdateResult, any Error>?
+    /// The update running, which a second call joins, and its callers.
+    private var running: (task: Task<UpdateResult, any Error>, callers: Callers)?
 
     /// The largest manifest and signature file accepted.
     static let manifestLimit = 256 << 20
@@ -96,20 +96,23 @@ public actor ContentUpdater {
     public func update(progress: (@Sendable (UpdateProgress) -> Void)? = nil) async throws(UpdateError) -> UpdateResult
     {
         let task: Task<UpdateResult, any Error>
+        let callers: Callers
         if let running {
-            task = running
+            (task, callers) = running
         } else {
             task = Task { try await self.run(progress: progress) }
-            running = task
+            callers = Callers()
+            running = (task, callers)
         }
-        defer { running = nil }
+        callers.join()
+        defer { if running?.task == task { running = nil } }
         do {
-            // The update runs in a task of its own, which a second caller joins; cancelling the
+            // The update runs in a task of its own, which a second caller joins; cancelling every
             // caller cancels it.
             return try await withTaskCancellationHandler {
                 try await task.value
             } onCancel: {
-                task.cancel()
+                if callers.leave() { task.cancel() }
             }
         } catch let error as UpdateError {
             throw error
@@ -452,6 +455,22 @@ public actor ContentUpdater {
             }
         }
         return String(describing: error)
+    }
+}
+
+/// How many callers wait for one update and were not cancelled, from their cancellation handlers.
+private final class Callers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func join() { lock.withLock { count += 1 } }
+
+    /// Counts a caller out; whether it was the last.
+    func leave() -> Bool {
+        lock.withLock {
+            count -= 1
+            return count == 0
+        }
     }
 }
 
