@@ -232,6 +232,7 @@ import Testing
         let builds = try DeliveryBuilds.shared()
         let delivery = try Self.synced(builds.v1)
         defer { delivery.close() }
+        let outside = try delivery.outsideStore()
         let proxy = try delivery.proxy()
         try proxy.set([.delay(5, Nginx.bundlePrefix + "manifest.json")])
 
@@ -241,6 +242,7 @@ import Testing
         #expect(run.status == 4, "\(run.stderr)")
         #expect(run.stderr.hasSuffix("manifest.json: timed out\n"), "\(run.stderr)")
         delivery.expectActive(builds.v1)
+        #expect(try delivery.outsideStore() == outside)
     }
 
     /// A truncated body, then a server that stops answering after a few files: each time exit
@@ -288,6 +290,7 @@ import Testing
         let builds = try DeliveryBuilds.shared()
         let delivery = try Self.synced(builds.v1)
         defer { delivery.close() }
+        let outside = try delivery.outsideStore()
         try delivery.publish(builds.v2)
         let proxy = try delivery.proxy()
         // Time for the second to start and find the store locked while the first waits.
@@ -319,6 +322,27 @@ import Testing
         first.wait(until: .distantFuture)
         #expect(first.terminationStatus == 0)
         delivery.expectActive(builds.v2)
+        #expect(try delivery.outsideStore() == outside)
+    }
+
+    /// An update removes the files no set lists: a folder of other files is not a store.
+    @Test func aFolderOfOtherFilesIsRefusedAndLeftAsItWas() throws {
+        let builds = try DeliveryBuilds.shared()
+        let delivery = try Delivery(publishing: builds.v1)
+        defer { delivery.close() }
+        let before = try delivery.outsideStore()
+
+        let run = try LockerRun(
+            [
+                "sync", delivery.nginx.manifestURL.deletingLastPathComponent().absoluteString, "--into", ".", "--key",
+                builds.key.publicKey.path,
+            ], in: delivery.parent, timeLimit: 60)
+
+        #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("holds other files"), "\(run.stderr)")
+        #expect(try delivery.outsideStore() == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: delivery.parent.path) == ["neighbour.txt"])
+        #expect(try delivery.nginx.requests().isEmpty, "nothing is fetched")
     }
 
     /// Whether an update holds the store's lock (`.locker-sync/lock`, an `flock`) now. (Taking it

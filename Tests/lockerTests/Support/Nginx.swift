@@ -140,7 +140,12 @@ final class Nginx: @unchecked Sendable {
         if isRunning {
             let sentinel = Self.sentinelPrefix + UUID().uuidString
             _ = try LocalPort.exchange("GET \(sentinel) HTTP/1.0\r\nHost: localhost\r\n\r\n", port: port)
-            guard try readLog().contains(where: { $0.uri == sentinel }) else { throw Failure.sentinelMissing }
+            // Logged before the connection closes; waited for all the same, in case it is not.
+            let deadline = Date().addingTimeInterval(5)
+            while try !readLog().contains(where: { $0.uri == sentinel }) {
+                guard Date() < deadline else { throw Failure.sentinelMissing }
+                usleep(1_000)
+            }
         }
         return try readLog().filter { !$0.uri.hasPrefix(Self.sentinelPrefix) }
     }
