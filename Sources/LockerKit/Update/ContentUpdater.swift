@@ -151,7 +151,7 @@ public actor ContentUpdater {
         }
         let response = try await fetch(manifestURL, headers: headers, limit: Self.manifestLimit)
         if response.status == 304, let active {
-            try checkExpiry(active.manifest)
+            try checkExpiry(active.header.expires)
             return .upToDate
         }
         guard response.status == 200 else {
@@ -160,16 +160,16 @@ public actor ContentUpdater {
         let bytes = response.body
         let sha256 = ContentHash.sha256Hex(bytes)
         if sameLocales, let active, active.sha256 == sha256 {
-            try checkExpiry(active.manifest)
+            try checkExpiry(active.header.expires)
             saveState(etag: response.etag, manifestSHA256: sha256)
             return .upToDate
         }
 
         let manifest = try decode(bytes)
         let signature = try await verifySignature(of: manifest, bytes: bytes)
-        try checkExpiry(manifest)
+        try checkExpiry(manifest.expires)
         if let active {
-            try checkVersion(of: manifest, against: active.manifest)
+            try checkVersion(of: manifest, against: active.header)
         }
 
         let needed = try neededFiles(of: manifest)
@@ -179,16 +179,13 @@ public actor ContentUpdater {
         }
         try activate(bytes, replacing: active?.bytes, files: needed, besides: active?.manifest)
         saveState(etag: response.etag, manifestSHA256: sha256)
-        collect([(manifest, bytes)] + (active.map { [($0.manifest, $0.bytes)] } ?? []))
-        return .updated(from: active?.manifest.version, to: manifest.version, files: count, bytes: byteCount)
+        collect(manifest, bytes: bytes, previous: active, previousLocales: state?.locales)
+        return .updated(from: active?.header.version, to: manifest.version, files: count, bytes: byteCount)
     }
 
-    /// The active manifest, its bytes and hash; nil when there is none (or it was damaged).
-    private func activeSet() -> (manifest: Manifest, bytes: Data, sha256: String)? {
-        guard let bytes = files.read(files.manifestURL),
-            let manifest = try? ContentBundle.decodeManifest(bytes)
-        else { return nil }
-        return (manifest, bytes, ContentHash.sha256Hex(bytes))
+    /// The active manifest; nil when there is none (or it was damaged).
+    private func activeSet() -> ManifestCopy? {
+        files.read(files.manifestURL).flatMap(ManifestCopy.init(bytes:))
     }
 
     private func fetch(_ url: URL, headers: [String: String] = [:], limit: Int) async throws(UpdateError)
@@ -265,8 +262,8 @@ public actor ContentUpdater {
         return signature
     }
 
-    private func checkExpiry(_ manifest: Manifest) throws(UpdateError) {
-        guard let expires = manifest.expires else { return }
+    private func checkExpiry(_ expires: String?) throws(UpdateError) {
+        guard let expires else { return }
         guard let date = Self.date(expires) else {
             throw .invalidManifest("expires: '\(expires)' is not an RFC 3339 time")
         }
@@ -275,7 +272,7 @@ public actor ContentUpdater {
 
     /// A version higher than the active one's passes, and so does an equal one with the same
     /// files (signed again, by another key, or wanted for other locales): nothing older comes back.
-    private func checkVersion(of manifest: Manifest, against active: Manifest) throws(UpdateError) {
+    private func checkVersion(of manifest: Manifest, against active: ManifestCopy.Header) throws(UpdateError) {
         guard let activeVersion = active.version else { return }
         guard let version = manifest.version else { throw .rollback(active: activeVersion, offered: nil) }
         if version > activeVersion { return }
@@ -387,12 +384,15 @@ public actor ContentUpdater {
         try? files.place(data, at: files.stateURL)
     }
 
-    /// Removes the files that none of `sets` (the active and the previous) lists.
-    private func collect(_ sets: [(manifest: Manifest, bytes: Data)]) {
-        var keep = Set<String>()
-        for (manifest, bytes) in sets {
-            for file in manifest.files { keep.insert(file.path) }
-            keep.insert(ManifestSignature.path(forManifest: bytes))
+    /// Removes the files that neither the new set (`manifest`, of the locales kept) nor the
+    /// previous one (of the locales it kept) lists: a locale no longer kept goes with the next
+    /// update but one.
+    private func collect(_ manifest: Manifest, bytes: Data, previous: ManifestCopy?, previousLocales: [String]?) {
+        var keep = Set(manifest.files(forLocales: locales).map(\.path))
+        keep.insert(ManifestSignature.path(forManifest: bytes))
+        if let previous, let old = previous.manifest {
+            for file in old.files(forLocales: previousLocales) { keep.insert(file.path) }
+            keep.insert(ManifestSignature.path(forManifest: previous.bytes))
         }
         files.removeFiles(notIn: keep)
     }
@@ -403,13 +403,14 @@ public actor ContentUpdater {
         guard let seed else { return false }
         let seedFiles = ContentStore(folder: seed)
         guard let bytes = seedFiles.read(seedFiles.manifestURL) else { return false }
-        let manifest = try decode(bytes)
         let active = activeSet()
         if let active {
-            guard let seedVersion = manifest.version, let activeVersion = active.manifest.version,
-                seedVersion > activeVersion
+            // Only the versions, before the seed's files are decoded, at every update.
+            guard let seedVersion = ManifestCopy(bytes: bytes)?.header.version,
+                let activeVersion = active.header.version, seedVersion > activeVersion
             else { return false }
         }
+        let manifest = try decode(bytes)
         let needed = try neededFiles(of: manifest)
         for file in needed {
             let target = files.url(of: file.path)
@@ -430,9 +431,10 @@ public actor ContentUpdater {
         if let signature = seedFiles.read(seedFiles.url(of: signaturePath)) {
             try files.place(signature, at: files.url(of: signaturePath))
         }
+        let previousLocales = files.state()?.locales
         try activate(bytes, replacing: active?.bytes, files: needed, besides: active?.manifest)
         saveState(etag: nil, manifestSHA256: ContentHash.sha256Hex(bytes))
-        collect([(manifest, bytes)] + (active.map { [($0.manifest, $0.bytes)] } ?? []))
+        collect(manifest, bytes: bytes, previous: active, previousLocales: previousLocales)
         return true
     }
 
@@ -456,6 +458,38 @@ public actor ContentUpdater {
         }
         return String(describing: error)
     }
+}
+
+/// A manifest's bytes and hash, with the fields an update checks first; the whole manifest, its
+/// thousands of files, decoded only when an update goes on to download.
+private final class ManifestCopy {
+    /// The fields checked before anything is downloaded.
+    struct Header: Decodable {
+        var contentVersion: String
+        var version: Int?
+        var expires: String?
+    }
+
+    let bytes: Data
+    let sha256: String
+    let header: Header
+    private var decoded: Manifest??
+
+    init?(bytes: Data) {
+        guard let header = try? JSONDecoder().decode(Header.self, from: bytes) else { return nil }
+        self.bytes = bytes
+        self.header = header
+        sha256 = ContentHash.sha256Hex(bytes)
+    }
+
+    /// The whole manifest, checked (``ContentBundle/decodeManifest(_:)``); nil when it fails.
+    var manifest: Manifest? {
+        if let decoded { return decoded }
+        let manifest = try? ContentBundle.decodeManifest(bytes)
+        decoded = manifest
+        return manifest
+    }
+
 }
 
 /// How many callers wait for one update and were not cancelled, from their cancellation handlers.
