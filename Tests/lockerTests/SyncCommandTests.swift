@@ -438,7 +438,12 @@ import Testing
             let bytes = FileManager.default.contents(
                 atPath: delivery.store.appendingPathComponent("manifest.json").path)
             #expect(bytes == old.manifestBytes || bytes == new.manifestBytes, "\(context)")
+            // A sync that ended before its kill ended well, on the new set.
             let exited = process.terminationReason == .exit
+            if exited {
+                #expect(process.terminationStatus == 0, "\(context)")
+                #expect(manifest.contentVersion == new.manifest.contentVersion, "\(context)")
+            }
             let left = delivery.missing(of: new).count
             if manifest.contentVersion == new.manifest.contentVersion {
                 outcomes[exited ? "finished" : "killed after the switch", default: 0] += 1
