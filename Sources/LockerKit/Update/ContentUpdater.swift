@@ -149,10 +149,12 @@ public actor ContentUpdater {
         if sameLocales, let active, let state, state.manifestSHA256 == active.sha256, let etag = state.etag {
             headers["If-None-Match"] = etag
         }
-        let response = try await fetch(manifestURL, headers: headers, limit: Self.manifestLimit)
+        var response = try await fetch(manifestURL, headers: headers, limit: Self.manifestLimit)
         if response.status == 304, let active {
-            try checkExpiry(active.header.expires)
-            return .upToDate
+            guard isExpired(active.header.expires) else { return .upToDate }
+            // A host's ETag may be weak (nginx's is the time and size): an expired manifest is
+            // asked for again whole before the update says so.
+            response = try await fetch(manifestURL, limit: Self.manifestLimit)
         }
         guard response.status == 200 else {
             throw .httpStatus(url: manifestURL.absoluteString, status: response.status)
@@ -260,6 +262,13 @@ public actor ContentUpdater {
             throw .invalidManifest("a signed manifest without a version and an expiry time")
         }
         return signature
+    }
+
+    /// Whether `expires` has passed; a time that does not read is not expired here, but
+    /// ``checkExpiry(_:)`` refuses it.
+    private func isExpired(_ expires: String?) -> Bool {
+        guard let date = expires.flatMap(Self.date) else { return false }
+        return now() >= date
     }
 
     private func checkExpiry(_ expires: String?) throws(UpdateError) {
