@@ -179,6 +179,18 @@ import Testing
         #expect(fixture.storedFiles == ContentUpdaterTests.stored(v1).union(ContentUpdaterTests.stored(v2)))
     }
 
+    /// An app that opened its bundle before `update()` opens it again on `.updated`: an update
+    /// that installed the seed says so, even when the server has nothing newer.
+    @Test func anUpdateThatInstallsTheSeedSaysItUpdated() async throws {
+        let fixture = try UpdaterFixture()
+        let seeded = try TestPublisher.publish(TestContent.sailing(), version: 1)
+        fixture.transport.publish(seeded)
+        let updater = try fixture.updater(seed: fixture.seed(seeded))
+
+        #expect(try await updater.update() == .updated(from: nil, to: 1, files: 0, bytes: 0))
+        #expect(try await updater.update() == .upToDate)
+    }
+
     @Test func aSeedKeepsOnlyTheLocalesKept() async throws {
         let fixture = try UpdaterFixture()
         let content = try TestContent.sailing()

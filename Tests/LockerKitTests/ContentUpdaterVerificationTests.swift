@@ -157,6 +157,18 @@ import Testing
         #expect(fixture.storedFiles == Set(published.files.keys).union(["manifest.json"]))
     }
 
+    /// `allowUnsigned` is for development servers: it does not let a server strip the signature
+    /// of a store that holds a signed set.
+    @Test func anUnsignedManifestDoesNotReplaceASignedSetEvenWhenAllowed() async throws {
+        let (fixture, v1) = try await Self.activeFixture()
+        fixture.transport.publish(try TestPublisher.publish(TestContent.sailing(edition: 2), version: 2, signers: []))
+
+        let error = await failure(of: try fixture.updater(allowUnsigned: true))
+
+        #expect(error?.name == "signature", "\(String(describing: error))")
+        Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json"])
+    }
+
     @Test func aManifestSignedByAnUntrustedKeyIsRefused() async throws {
         let fixture = try UpdaterFixture()
         let published = try TestPublisher.publish(
@@ -255,12 +267,14 @@ import Testing
         let everything = fixture.everything
         var content = try TestContent.sailing(edition: 2)
         content.entries.append(.init(path: path, kind: "asset", locale: nil, id: nil, lists: nil, data: Data("x".utf8)))
-        fixture.transport.publish(try TestPublisher.publish(content, version: 2))
+        let v2 = try TestPublisher.publish(content, version: 2)
+        fixture.transport.publish(v2)
 
         let error = await failure(of: try fixture.updater())
 
         #expect(error?.name == "invalidManifest", "\(String(describing: error))")
-        Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json"])
+        // The signature is checked first; the paths when the files are decoded.
+        Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json", v2.signaturePath])
         #expect(fixture.everything == everything, "nothing written in the store or beside it")
         #expect(fixture.state == state)
     }
@@ -272,10 +286,50 @@ import Testing
             content.entries.append(
                 .init(path: "assets/twice.png", kind: "asset", locale: nil, id: nil, lists: nil, data: Data(text.utf8)))
         }
-        fixture.transport.publish(try TestPublisher.publish(content, version: 2))
+        let v2 = try TestPublisher.publish(content, version: 2)
+        fixture.transport.publish(v2)
 
         #expect(await failure(of: try fixture.updater())?.name == "invalidManifest")
 
-        Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json"])
+        Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json", v2.signaturePath])
+    }
+
+    /// A manifest that lists a path of the active set with other bytes would have the file
+    /// written over before the new set is whole: refused, and the active set stays whole.
+    @Test func aManifestChangingTheBytesOfAnActivePathIsInvalid() async throws {
+        let (fixture, v1) = try await Self.activeFixture()
+        var content = try TestContent.sailing(edition: 2)
+        let asset = try #require(content.entries.firstIndex { $0.kind == "asset" })
+        content.entries[asset].data = Data("other bytes".utf8)
+        let v2 = try TestPublisher.publish(content, version: 2)
+        fixture.transport.publish(v2)
+
+        let error = await failure(of: try fixture.updater())
+
+        #expect(error?.name == "invalidManifest", "\(String(describing: error))")
+        Self.expectUnchanged(fixture, active: v1, requested: ["manifest.json", v2.signaturePath])
+        #expect(try fixture.updater().activeBundle() != nil, "the active set still verifies")
+    }
+
+    /// A set signed by a key the app no longer trusts (stolen, and rotated out by an app
+    /// release) is no floor for versions: a trusted manifest of a lower version replaces it.
+    @Test func aSetSignedByAKeyNoLongerTrustedIsReplacedWhateverItsVersion() async throws {
+        let fixture = try UpdaterFixture()
+        let stolen = try TestPublisher.publish(
+            TestContent.sailing(edition: 2), version: 9_999_999_999, signers: [TestPublisher.strangerKey])
+        fixture.transport.publish(stolen)
+        let before = try [TestPublisher.trusted(TestPublisher.key), TestPublisher.trusted(TestPublisher.strangerKey)]
+        _ = try await fixture.updater(trusting: before).update()
+        #expect(fixture.activeManifest == stolen.manifestBytes)
+        let v2 = try TestPublisher.publish(TestContent.sailing(edition: 3), version: 2)
+        fixture.transport.publish(v2)
+
+        let result = try await fixture.updater().update()
+
+        guard case .updated(from: 9_999_999_999, to: 2, _, _) = result else {
+            Issue.record("expected an update from the distrusted set, got \(result)")
+            return
+        }
+        #expect(fixture.activeManifest == v2.manifestBytes)
     }
 }

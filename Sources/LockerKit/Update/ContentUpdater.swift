@@ -46,6 +46,9 @@ public actor ContentUpdater {
     /// The largest manifest and signature file accepted.
     static let manifestLimit = 256 << 20
     static let signatureLimit = 1 << 20
+    /// The largest file a manifest may list, and the most signatures a signature file may hold.
+    static let fileLimit = 1 << 30
+    static let signatureCount = 64
 
     public init(
         store: URL, manifestURL: URL, trustedKeys: [TrustedKey], locales: [String]? = nil, seed: URL? = nil,
@@ -130,7 +133,7 @@ public actor ContentUpdater {
     public func installSeed() throws(UpdateError) -> Bool {
         guard let lock = try files.lock() else { throw .busy }
         defer { lock.release() }
-        return try installSeedLocked()
+        return try installSeedLocked() != nil
     }
 
     // MARK: - The update
@@ -139,19 +142,25 @@ public actor ContentUpdater {
         guard let lock = try files.lock() else { throw .busy }
         defer { lock.release() }
         files.clearTemporary()
-        _ = try installSeedLocked()
+        let seeded = try installSeedLocked()
+        // What the update says when the server has nothing newer than the seed it installed.
+        let upToDate = seeded.map { UpdateResult.updated(from: $0.from, to: $0.to, files: 0, bytes: 0) } ?? .upToDate
 
         let active = activeSet()
         let state = files.state()
+        // A set signed by a key no longer trusted (a stolen key, rotated out by an app release)
+        // is neither up to date nor a floor for versions: any trusted manifest replaces it.
+        let distrusted = active.map { !$0.isUnsigned && !isTrusted($0) } ?? false
         // A change of the locales kept makes the active manifest's files worth checking again.
         let sameLocales = active == nil || state?.locales == locales
+        let current = sameLocales && !distrusted
         var headers: [String: String] = [:]
-        if sameLocales, let active, let state, state.manifestSHA256 == active.sha256, let etag = state.etag {
+        if current, let active, let state, state.manifestSHA256 == active.sha256, let etag = state.etag {
             headers["If-None-Match"] = etag
         }
         var response = try await fetch(manifestURL, headers: headers, limit: Self.manifestLimit)
         if response.status == 304, let active {
-            guard isExpired(active.header.expires) else { return .upToDate }
+            guard isExpired(active.header.expires) else { return upToDate }
             // A host's ETag may be weak (nginx's is the time and size): an expired manifest is
             // asked for again whole before the update says so.
             response = try await fetch(manifestURL, limit: Self.manifestLimit)
@@ -161,16 +170,19 @@ public actor ContentUpdater {
         }
         let bytes = response.body
         let sha256 = ContentHash.sha256Hex(bytes)
-        if sameLocales, let active, active.sha256 == sha256 {
+        if current, let active, active.sha256 == sha256 {
             try checkExpiry(active.header.expires)
             saveState(etag: response.etag, manifestSHA256: sha256)
-            return .upToDate
+            return upToDate
         }
 
+        // The signature first, checked with the few fields it needs: the manifest's thousands
+        // of files are decoded only once it is known to be trusted.
+        let header = try Self.header(of: bytes)
+        let signature = try await verifySignature(of: header, bytes: bytes, replacing: active)
         let manifest = try decode(bytes)
-        let signature = try await verifySignature(of: manifest, bytes: bytes)
         try checkExpiry(manifest.expires)
-        if let active {
+        if let active, !distrusted {
             try checkVersion(of: manifest, against: active.header)
         }
 
@@ -179,6 +191,7 @@ public actor ContentUpdater {
         if let signature {
             try files.place(signature.data, at: files.url(of: ManifestSignature.path(forManifest: bytes)))
         }
+        try recordLocales(during: state)
         try activate(bytes, replacing: active?.bytes, files: needed, besides: active?.manifest)
         saveState(etag: response.etag, manifestSHA256: sha256)
         collect(manifest, bytes: bytes, previous: active, previousLocales: state?.locales)
@@ -220,7 +233,9 @@ public actor ContentUpdater {
             guard ContentStore.isWritable(file.path) else {
                 throw .invalidManifest("\(file.path): not a path a bundle may list")
             }
-            guard file.size >= 0 else { throw .invalidManifest("\(file.path): negative size") }
+            guard (0...Self.fileLimit).contains(file.size) else {
+                throw .invalidManifest("\(file.path): a size of \(file.size) bytes")
+            }
             if let other = seen.updateValue(file.sha256, forKey: file.path), other != file.sha256 {
                 throw .invalidManifest("\(file.path) is listed twice with different hashes")
             }
@@ -228,14 +243,36 @@ public actor ContentUpdater {
         return manifest
     }
 
+    /// The fields of a manifest checked before its files are decoded: its schema major first,
+    /// so that a future major is reported as such.
+    private static func header(of bytes: Data) throws(UpdateError) -> ManifestCopy.Header {
+        struct Version: Decodable { var schemaVersion: String }
+        guard let version = try? JSONDecoder().decode(Version.self, from: bytes).schemaVersion else {
+            throw .invalidManifest("manifest.json: not a manifest (no schemaVersion)")
+        }
+        guard version.split(separator: ".", maxSplits: 1).first.flatMap({ Int($0) }) == BundleSchema.major else {
+            throw .unsupportedSchema(version: version)
+        }
+        do {
+            return try JSONDecoder().decode(ManifestCopy.Header.self, from: bytes)
+        } catch {
+            throw .invalidManifest("manifest.json: \(error)")
+        }
+    }
+
     /// Fetches and checks the manifest's signature file; nil for an unsigned manifest accepted
-    /// under ``allowUnsigned``.
-    private func verifySignature(of manifest: Manifest, bytes: Data) async throws(UpdateError) -> ManifestSignature? {
-        let signed = !(manifest.signedBy ?? []).isEmpty
+    /// under ``allowUnsigned``, which never replaces a signed set.
+    private func verifySignature(
+        of header: ManifestCopy.Header, bytes: Data, replacing active: ManifestCopy?
+    ) async throws(UpdateError) -> ManifestSignature? {
+        let signed = !(header.signedBy ?? []).isEmpty
         if !signed {
             guard allowUnsigned else {
                 throw .signature(
                     "the manifest is not signed (signedBy is absent); this app accepts signed manifests only")
+            }
+            if let active, !active.isUnsigned {
+                throw .signature("an unsigned manifest does not replace the signed one the store holds")
             }
             return nil
         }
@@ -252,16 +289,29 @@ public actor ContentUpdater {
         } catch {
             throw .signature("\(path): \(error)")
         }
+        guard signature.signatures.count <= Self.signatureCount else {
+            throw .signature("\(path): \(signature.signatures.count) signatures, more than \(Self.signatureCount)")
+        }
         if trustedKeys.isEmpty, allowUnsigned { return signature }
         do {
-            _ = try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: trustedKeys)
+            _ = try signature.verify(manifest: bytes, naming: header.signedBy, trusting: trustedKeys)
         } catch {
             throw .signature(error.description)
         }
-        guard manifest.version != nil, manifest.expires != nil else {
+        guard header.version != nil, header.expires != nil else {
             throw .invalidManifest("a signed manifest without a version and an expiry time")
         }
         return signature
+    }
+
+    /// Whether the store's signature file of `active` holds a valid signature by a trusted key
+    /// that the manifest names.
+    private func isTrusted(_ active: ManifestCopy) -> Bool {
+        guard let data = files.read(files.url(of: ManifestSignature.path(forManifest: active.bytes))),
+            let signature = try? ManifestSignature(data: data), signature.signatures.count <= Self.signatureCount
+        else { return false }
+        return (try? signature.verify(manifest: active.bytes, naming: active.header.signedBy, trusting: trustedKeys))
+            != nil
     }
 
     /// Whether `expires` has passed; a time that does not read is not expired here, but
@@ -301,7 +351,13 @@ public actor ContentUpdater {
     private func download(
         _ needed: [Manifest.File], trusting active: Manifest?, progress: (@Sendable (UpdateProgress) -> Void)?
     ) async throws(UpdateError) -> (files: Int, bytes: Int) {
-        let activeFiles = Set((active?.files ?? []).map { "\($0.path)\t\($0.sha256)" })
+        var activeFiles: [String: String] = [:]
+        for file in active?.files ?? [] { activeFiles[file.path] = file.sha256 }
+        // A path of the active set is never written over: the set must stay whole until the
+        // new one is active. A bundle's paths are named by their bytes, so none should change.
+        if let changed = needed.first(where: { file in activeFiles[file.path].map { $0 != file.sha256 } ?? false }) {
+            throw .invalidManifest("\(changed.path): other bytes than the active set's under the same path")
+        }
         var missing: [Manifest.File] = []
         for file in needed {
             let url = files.url(of: file.path)
@@ -309,7 +365,7 @@ public actor ContentUpdater {
                 missing.append(file)
                 continue
             }
-            if activeFiles.contains("\(file.path)\t\(file.sha256)") { continue }
+            if activeFiles[file.path] == file.sha256 { continue }
             if let data = files.read(url), ContentHash.sha256Hex(data) == file.sha256.lowercased() { continue }
             files.remove(url)
             missing.append(file)
@@ -386,11 +442,36 @@ public actor ContentUpdater {
         files.syncFolder(store)
     }
 
+    /// Records, before a new set becomes active, locales that both the active set and the new
+    /// one hold every file of: the locales the store keeps in common before and after a change
+    /// (``ContentUpdater/activeBundle(in:)`` opens the store with the recorded locales, whichever
+    /// manifest a crash leaves active). ``saveState(etag:manifestSHA256:)`` records the new ones
+    /// after.
+    private func recordLocales(during state: ContentStore.State?) throws(UpdateError) {
+        let before = state?.locales
+        guard before != locales else { return }
+        let common: [String]? =
+            switch (before, locales) {
+            case (nil, let after): after
+            case (let before, nil): before
+            case (let before?, let after?): before.filter(after.contains)
+            }
+        let record = ContentStore.State(etag: nil, manifestSHA256: "", locales: common)
+        do {
+            try files.place(try JSONEncoder().encode(record), at: files.stateURL, synced: true)
+        } catch let error as UpdateError {
+            throw error
+        } catch {
+            throw .store("\(files.stateURL.path): \(error)")
+        }
+    }
+
     private func saveState(etag: String?, manifestSHA256: String) {
         let state = ContentStore.State(etag: etag, manifestSHA256: manifestSHA256, locales: locales)
         guard let data = try? JSONEncoder().encode(state) else { return }
-        // Only a hint for the next request: a failure costs one full manifest fetch.
-        try? files.place(data, at: files.stateURL)
+        // After the new set is active: were it lost, the next update fetches the manifest whole,
+        // and the store is opened with the locales ``recordLocales(during:)`` recorded.
+        try? files.place(data, at: files.stateURL, synced: true)
     }
 
     /// Removes the files that neither the new set (`manifest`, of the locales kept) nor the
@@ -408,16 +489,18 @@ public actor ContentUpdater {
 
     // MARK: - The seed
 
-    private func installSeedLocked() throws(UpdateError) -> Bool {
-        guard let seed else { return false }
+    /// Installs the seed when the store has no set or an older one; the versions it went from
+    /// and to, or nil when it did not.
+    private func installSeedLocked() throws(UpdateError) -> (from: Int?, to: Int?)? {
+        guard let seed else { return nil }
         let seedFiles = ContentStore(folder: seed)
-        guard let bytes = seedFiles.read(seedFiles.manifestURL) else { return false }
+        guard let bytes = seedFiles.read(seedFiles.manifestURL) else { return nil }
         let active = activeSet()
         if let active {
             // Only the versions, before the seed's files are decoded, at every update.
             guard let seedVersion = ManifestCopy(bytes: bytes)?.header.version,
                 let activeVersion = active.header.version, seedVersion > activeVersion
-            else { return false }
+            else { return nil }
         }
         let manifest = try decode(bytes)
         let needed = try neededFiles(of: manifest)
@@ -440,11 +523,12 @@ public actor ContentUpdater {
         if let signature = seedFiles.read(seedFiles.url(of: signaturePath)) {
             try files.place(signature, at: files.url(of: signaturePath))
         }
-        let previousLocales = files.state()?.locales
+        let state = files.state()
+        try recordLocales(during: state)
         try activate(bytes, replacing: active?.bytes, files: needed, besides: active?.manifest)
         saveState(etag: nil, manifestSHA256: ContentHash.sha256Hex(bytes))
-        collect(manifest, bytes: bytes, previous: active, previousLocales: previousLocales)
-        return true
+        collect(manifest, bytes: bytes, previous: active, previousLocales: state?.locales)
+        return (active?.header.version, manifest.version)
     }
 
     // MARK: - Helpers
@@ -477,6 +561,7 @@ private final class ManifestCopy {
         var contentVersion: String
         var version: Int?
         var expires: String?
+        var signedBy: [String]?
     }
 
     let bytes: Data
@@ -490,6 +575,9 @@ private final class ManifestCopy {
         self.header = header
         sha256 = ContentHash.sha256Hex(bytes)
     }
+
+    /// Whether the manifest names no signing key.
+    var isUnsigned: Bool { (header.signedBy ?? []).isEmpty }
 
     /// The whole manifest, checked (``ContentBundle/decodeManifest(_:)``); nil when it fails.
     var manifest: Manifest? {
