@@ -260,7 +260,10 @@ import Testing
 
     // MARK: - Paths
 
-    @Test(arguments: ["../x", "manifest.json", "signatures/x.json", ".locker-sync/state.json", "guide//x.json"])
+    @Test(arguments: [
+        "../x", "manifest.json", "signatures/x.json", ".locker-sync/state.json", "guide//x.json", "Manifest.json",
+        "SIGNATURES/x.json",
+    ])
     func aManifestListingAPathTheStoreMustNotWriteIsInvalid(path: String) async throws {
         let (fixture, v1) = try await Self.activeFixture()
         let state = fixture.state

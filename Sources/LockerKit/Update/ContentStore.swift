@@ -45,7 +45,9 @@ struct ContentStore: Sendable {
     /// Whether a manifest's path may be written in the store: safe, and none of the store's own.
     static func isWritable(_ path: String) -> Bool {
         guard ContentBundle.isSafe(path), let first = path.split(separator: "/").first else { return false }
-        return first != "manifest.json" && first != Substring(ManifestSignature.folder) && !first.hasPrefix(".")
+        // Compared without case: on a case-insensitive volume (macOS, iOS) `Manifest.json` is it.
+        let name = first.lowercased()
+        return name != "manifest.json" && name != ManifestSignature.folder && !name.hasPrefix(".")
     }
 
     // MARK: - Reading
@@ -127,12 +129,19 @@ struct ContentStore: Sendable {
                 }
             }
         #endif
+        // Each file, then each folder a file was renamed into (or made in).
+        var folders = Set<String>()
         for url in urls {
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             fsync(descriptor)
             close(descriptor)
+            var folder = url.deletingLastPathComponent()
+            while folder.path.count > self.folder.path.count, folders.insert(folder.path).inserted {
+                folder = folder.deletingLastPathComponent()
+            }
         }
+        for folder in folders { syncFolder(URL(fileURLWithPath: folder)) }
     }
 
     #if os(Linux)
