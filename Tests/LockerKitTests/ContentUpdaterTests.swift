@@ -15,6 +15,35 @@ import Testing
         paths.reduce(0) { $0 + (publication.files[$1]?.count ?? 0) }
     }
 
+    /// What a first update to `publication` returns: every file downloaded.
+    static func firstUpdate(to publication: Publication) -> UpdateResult {
+        .updated(from: nil, to: 1, files: publication.files.count, bytes: publication.bytes)
+    }
+
+    /// Two calls of one updater of a first publication whose manifest the server holds back:
+    /// the first waiting at the gate, the second made once the first is there and given 100 ms
+    /// (had it run an update of its own, it would have found the store locked and thrown `busy`
+    /// by then; a call that joins waits for the gate).
+    struct TwoCallers {
+        let fixture: UpdaterFixture
+        let published: Publication
+        let gate: Gate
+        let first: Task<UpdateResult, any Error>
+        let second: Task<UpdateResult, any Error>
+
+        init() async throws {
+            fixture = try UpdaterFixture()
+            published = try TestPublisher.publish(TestContent.sailing(), version: 1)
+            fixture.transport.publish(published)
+            gate = fixture.transport.hold("manifest.json")
+            let updater = try fixture.updater()
+            first = Task { try await updater.update() }
+            await gate.arrival()
+            second = Task { try await updater.update() }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     @Test func firstUpdateDownloadsEveryFileAndActivatesIt() async throws {
         let fixture = try UpdaterFixture()
         let content = try TestContent.sailing()
@@ -204,26 +233,14 @@ import Testing
     }
 
     @Test func concurrentUpdatesOfOneUpdaterMakeOneUpdate() async throws {
-        let fixture = try UpdaterFixture()
-        let published = try TestPublisher.publish(TestContent.sailing(), version: 1)
-        fixture.transport.publish(published)
-        let gate = fixture.transport.hold("manifest.json")
-        let updater = try fixture.updater()
+        let callers = try await TwoCallers()
+        callers.gate.open()
+        let results = try await [callers.first.value, callers.second.value]
 
-        let first = Task { try await updater.update() }
-        await gate.arrival()
-        // Had the second call run an update of its own, it would have found the store locked
-        // and thrown `busy` by now; a call that joins waits for the gate.
-        let second = Task { try await updater.update() }
-        try await Task.sleep(for: .milliseconds(100))
-        gate.open()
-        let results = try await [first.value, second.value]
-
-        let files = published.files.count
-        let bytes = published.bytes
-        #expect(results == Array(repeating: .updated(from: nil, to: 1, files: files, bytes: bytes), count: 2))
-        #expect(fixture.transport.requested.filter { $0 == "manifest.json" }.count == 1)
-        #expect(fixture.transport.requested.count == files + 2)
+        #expect(results == Array(repeating: Self.firstUpdate(to: callers.published), count: 2))
+        let requested = callers.fixture.transport.requested
+        #expect(requested.filter { $0 == "manifest.json" }.count == 1)
+        #expect(requested.count == callers.published.files.count + 2)
     }
 
     @Test func cancellingTheCallerCancelsTheUpdate() async throws {
@@ -244,23 +261,12 @@ import Testing
     }
 
     @Test func cancellingOneOfTwoCallersLeavesTheUpdateToTheOther() async throws {
-        let fixture = try UpdaterFixture()
-        let published = try TestPublisher.publish(TestContent.sailing(), version: 1)
-        fixture.transport.publish(published)
-        let gate = fixture.transport.hold("manifest.json")
-        let updater = try fixture.updater()
+        let callers = try await TwoCallers()
+        callers.second.cancel()
+        callers.gate.open()
 
-        let first = Task { try await updater.update() }
-        await gate.arrival()
-        let second = Task { try await updater.update() }
-        try await Task.sleep(for: .milliseconds(100))
-        second.cancel()
-        gate.open()
-
-        let files = published.files.count
-        let bytes = published.bytes
-        #expect(try await first.value == .updated(from: nil, to: 1, files: files, bytes: bytes))
-        #expect(fixture.activeManifest == published.manifestBytes)
+        #expect(try await callers.first.value == Self.firstUpdate(to: callers.published))
+        #expect(callers.fixture.activeManifest == callers.published.manifestBytes)
     }
 
     @Test func aSecondUpdaterOfTheStoreIsBusyWhileTheFirstRuns() async throws {
@@ -279,11 +285,7 @@ import Testing
         #expect(await failure(of: other) == .busy)
         await #expect(throws: UpdateError.busy) { try await other.installSeed() }
         gate.open()
-        #expect(
-            try await first.value
-                == .updated(
-                    from: nil, to: 1, files: published.files.count,
-                    bytes: published.bytes))
+        #expect(try await first.value == Self.firstUpdate(to: published))
         // The lock is released with the update.
         #expect(try await other.update() == .upToDate)
     }

@@ -26,12 +26,22 @@ import Testing
     static func failure(
         of updater: ContentUpdater, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> UpdateError? {
-        do {
-            let result = try await updater.update()
+        await failure(of: Task { try await updater.update() }.result, sourceLocation: sourceLocation)
+    }
+
+    /// The error of an update's outcome; an issue when it succeeded.
+    static func failure(
+        of outcome: Result<UpdateResult, any Error>, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> UpdateError? {
+        switch outcome {
+        case .success(let result):
             Issue.record("the update should fail; it gave \(result)", sourceLocation: sourceLocation)
             return nil
-        } catch {
+        case .failure(let error as UpdateError):
             return error
+        case .failure(let error):
+            Issue.record("the update failed with \(error), not an UpdateError", sourceLocation: sourceLocation)
+            return nil
         }
     }
 
@@ -62,6 +72,70 @@ import Testing
         var sizes: [String: Int] = [:]
         for file in built.manifest.files { sizes[file.path] = file.size }
         return paths.reduce(0) { $0 + (sizes[$1] ?? 0) }
+    }
+
+    /// Checks that an update from `url` of a store holding `old` downloads exactly the files of
+    /// `new` it is missing (with the manifest and its signature), makes `new` active, and writes
+    /// nothing beside the store (which held `outside` before). Returns what was missing.
+    @discardableResult
+    static func expectUpdateDownloadsWhatIsMissing(
+        _ delivery: Delivery, from old: DeliveryBuilds.Built, to new: DeliveryBuilds.Built, url: URL? = nil,
+        outside: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Set<String> {
+        let missing = delivery.missing(of: new)
+        let mark = try delivery.nginx.requests().count
+        let result = try await updater(delivery, url: url).update()
+        #expect(
+            result
+                == .updated(
+                    from: old.version, to: new.version, files: missing.count, bytes: bytes(of: missing, in: new)),
+            sourceLocation: sourceLocation)
+        try delivery.expectDownloaded(missing, of: new, since: mark, outside: outside, sourceLocation: sourceLocation)
+        return missing
+    }
+
+    /// The faults' pattern. A store synced to `before`, and `offered` published over it (nothing
+    /// new when nil); `fault` sets the test's fault and returns the manifest URL to update from.
+    /// An update from there (with `timeout` and `concurrency`, `meanwhile` run while it runs)
+    /// must fail, and `error` checks its error and what it left. Whatever the error, the active
+    /// set must then still be `before` and verify, and nothing be written beside the store.
+    ///
+    /// With `recover`, which clears the fault: the next update from the same URL must then
+    /// download exactly the files of `offered` still missing, and make it active
+    /// (``expectUpdateDownloadsWhatIsMissing(_:from:to:url:outside:sourceLocation:)``).
+    static func expectFault(
+        from before: DeliveryBuilds.Built, offering offered: DeliveryBuilds.Built? = nil,
+        timeout: TimeInterval = 10, concurrency: Int = 6, sourceLocation: SourceLocation = #_sourceLocation,
+        fault: (Delivery) async throws -> URL,
+        meanwhile: ((Delivery) async throws -> Void)? = nil,
+        error expectError: (UpdateError?, Delivery) throws -> Void,
+        recover: ((Delivery) throws -> Void)? = nil
+    ) async throws {
+        let delivery = try await synced(before)
+        defer { delivery.close() }
+        let outside = try delivery.outsideStore()
+        if let offered { try delivery.publish(offered) }
+        let url = try await fault(delivery)
+        let updater = try updater(delivery, url: url, timeout: timeout, concurrency: concurrency)
+
+        let running = Task { try await updater.update() }
+        do {
+            try await meanwhile?(delivery)
+        } catch {
+            running.cancel()
+            _ = await running.result
+            throw error
+        }
+
+        let error = failure(of: await running.result, sourceLocation: sourceLocation)
+        try expectError(error, delivery)
+        try delivery.expectUnchanged(before, outside: outside, sourceLocation: sourceLocation)
+
+        guard let recover else { return }
+        let offered = try #require(offered, "nothing offered to recover to", sourceLocation: sourceLocation)
+        try recover(delivery)
+        try await expectUpdateDownloadsWhatIsMissing(
+            delivery, from: before, to: offered, url: url, outside: outside, sourceLocation: sourceLocation)
     }
 
     // MARK: - The server
@@ -147,20 +221,13 @@ import Testing
         defer { delivery.close() }
         let outside = try delivery.outsideStore()
         try delivery.publish(builds.v2)
-        let mark = try delivery.nginx.requests().count
 
-        let result = try await Self.updater(delivery).update()
+        let missing = try await Self.expectUpdateDownloadsWhatIsMissing(
+            delivery, from: builds.v1, to: builds.v2, outside: outside)
 
         let changed = builds.v2.paths.subtracting(builds.v1.paths)
         #expect(!changed.isEmpty && changed.count < builds.v2.paths.count, "\(changed)")
-        #expect(
-            result
-                == .updated(
-                    from: builds.v1.version, to: builds.v2.version, files: changed.count,
-                    bytes: Self.bytes(of: changed, in: builds.v2)))
-        #expect(try Self.requested(delivery, since: mark) == Self.expectedRequests(from: builds.v1, to: builds.v2))
-        delivery.expectActive(builds.v2)
-        #expect(try delivery.outsideStore() == outside)
+        #expect(missing == changed, "only the changed files")
     }
 
     /// A scheduled rebuild of unchanged content (a later version and expiry, the same files)
@@ -169,16 +236,14 @@ import Testing
         let builds = try DeliveryBuilds.shared()
         let delivery = try await Self.synced(builds.v1)
         defer { delivery.close() }
+        let outside = try delivery.outsideStore()
         try delivery.publish(builds.refreshed)
-        let mark = try delivery.nginx.requests().count
 
-        let result = try await Self.updater(delivery).update()
+        let missing = try await Self.expectUpdateDownloadsWhatIsMissing(
+            delivery, from: builds.v1, to: builds.refreshed, outside: outside)
 
         #expect(builds.refreshed.manifest.contentVersion == builds.v1.manifest.contentVersion)
-        #expect(result == .updated(from: builds.v1.version, to: builds.refreshed.version, files: 0, bytes: 0))
-        #expect(
-            try Self.requested(delivery, since: mark) == ["manifest.json", builds.refreshed.signaturePath].sorted())
-        delivery.expectActive(builds.refreshed)
+        #expect(missing.isEmpty, "\(missing)")
     }
 
     @Test func anUnsignedManifestIsRefusedUnlessUnsignedBuildsAreAllowed() async throws {
@@ -254,81 +319,59 @@ import Testing
     @Test(arguments: [false, true])
     func bytesAlteredOnTheServerOrOnTheWayAreRefusedAsADamagedFile(onTheWay: Bool) async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.v2)
         let altered = try #require(builds.v2.paths.subtracting(builds.v1.paths).sorted().first)
-        var url = delivery.nginx.manifestURL
-        if onTheWay {
-            let proxy = try delivery.proxy()
-            try proxy.set([.corrupt(Nginx.bundlePrefix + altered)])
-            url = proxy.manifestURL
-        } else {
-            try delivery.alter(altered)
+        try await Self.expectFault(from: builds.v1, offering: builds.v2) { delivery in
+            guard onTheWay else {
+                try delivery.alter(altered)
+                return delivery.nginx.manifestURL
+            }
+            return try delivery.proxied([.corrupt(Nginx.bundlePrefix + altered)])
+        } error: { error, delivery in
+            guard case .damagedFile(let path, _) = error else {
+                Issue.record("expected .damagedFile, got \(String(describing: error))")
+                return
+            }
+            #expect(path == altered)
+            #expect(error?.isVerificationFailure == true)
+            #expect(!FileManager.default.fileExists(atPath: delivery.store.appendingPathComponent(altered).path))
         }
-
-        let error = await Self.failure(of: try Self.updater(delivery, url: url))
-
-        guard case .damagedFile(let path, _) = error else {
-            Issue.record("expected .damagedFile, got \(String(describing: error))")
-            return
-        }
-        #expect(path == altered)
-        #expect(error?.isVerificationFailure == true)
-        #expect(!FileManager.default.fileExists(atPath: delivery.store.appendingPathComponent(altered).path))
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
     }
 
     @Test func aManifestSignedByAKeyTheAppDoesNotTrustIsRefusedBeforeAnyFileIsFetched() async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.v2ByOtherKey)
-        let mark = try delivery.nginx.requests().count
-
-        let error = await Self.failure(of: try Self.updater(delivery))
-
-        guard case .signature = error else {
-            Issue.record("expected .signature, got \(String(describing: error))")
-            return
+        var mark = 0
+        try await Self.expectFault(from: builds.v1, offering: builds.v2ByOtherKey) { delivery in
+            mark = try delivery.nginx.requests().count
+            return delivery.nginx.manifestURL
+        } error: { error, delivery throws in
+            guard case .signature = error else {
+                Issue.record("expected .signature, got \(String(describing: error))")
+                return
+            }
+            #expect(
+                try Self.requested(delivery, since: mark)
+                    == ["manifest.json", builds.v2ByOtherKey.signaturePath].sorted())
         }
-        #expect(
-            try Self.requested(delivery, since: mark) == ["manifest.json", builds.v2ByOtherKey.signaturePath].sorted())
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
     }
 
     @Test func aReplayedOlderManifestIsRefusedAsARollback() async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v2)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.v1)
-
-        let error = await Self.failure(of: try Self.updater(delivery))
-
-        #expect(error == .rollback(active: builds.v2.version, offered: builds.v1.version))
-        delivery.expectActive(builds.v2)
-        #expect(try delivery.outsideStore() == outside)
+        try await Self.expectFault(from: builds.v2, offering: builds.v1) { delivery in
+            delivery.nginx.manifestURL
+        } error: { error, _ in
+            #expect(error == .rollback(active: builds.v2.version, offered: builds.v1.version))
+        }
     }
 
     @Test func anExpiredManifestIsRefused() async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.expired)
         let expires = try #require(builds.expired.manifest.expires)
         #expect((builds.expired.version ?? 0) > (builds.v1.version ?? 0), "only its expiry is wrong")
-
-        let error = await Self.failure(of: try Self.updater(delivery))
-
-        #expect(error == .expired(expires: expires))
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
+        try await Self.expectFault(from: builds.v1, offering: builds.expired) { delivery in
+            delivery.nginx.manifestURL
+        } error: { error, _ in
+            #expect(error == .expired(expires: expires))
+        }
     }
 
     // MARK: - What fails to arrive
@@ -337,83 +380,48 @@ import Testing
     @Test(arguments: [404, 500, 503], [true, false])
     func anHTTPErrorIsTemporaryAndChangesNothing(status: Int, onManifest: Bool) async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.v2)
-        let proxy = try delivery.proxy()
         let failing = try #require(
             onManifest ? "manifest.json" : builds.v2.paths.subtracting(builds.v1.paths).sorted().first)
-        try proxy.set([.status(status, Nginx.bundlePrefix + failing)])
-
-        let error = await Self.failure(of: try Self.updater(delivery, url: proxy.manifestURL))
-
-        #expect(
-            error
-                == .httpStatus(
-                    url: proxy.manifestURL.deletingLastPathComponent().appendingPathComponent(failing).absoluteString,
-                    status: status))
-        #expect(error?.isTemporary == true)
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
+        try await Self.expectFault(from: builds.v1, offering: builds.v2) { delivery in
+            try delivery.proxied([.status(status, Nginx.bundlePrefix + failing)])
+        } error: { error, delivery in
+            let url = try delivery.proxy().manifestURL.deletingLastPathComponent().appendingPathComponent(failing)
+            #expect(error == .httpStatus(url: url.absoluteString, status: status))
+            #expect(error?.isTemporary == true)
+        }
     }
 
     /// The headers with the full length, half the body, and the connection closed: a
     /// connection lost mid-file, which keeps nothing of that file; the next update fetches it.
     @Test func aTruncatedResponseIsANetworkErrorAndTheNextUpdateFetchesWhatIsMissing() async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.v2)
-        let proxy = try delivery.proxy()
         let cut = try #require(builds.v2.paths.subtracting(builds.v1.paths).sorted().first)
-        try proxy.set([.truncate(Nginx.bundlePrefix + cut)])
-
-        let error = await Self.failure(of: try Self.updater(delivery, url: proxy.manifestURL))
-
-        guard case .network = error else {
-            Issue.record("expected .network, got \(String(describing: error))")
-            return
+        try await Self.expectFault(from: builds.v1, offering: builds.v2) { delivery in
+            try delivery.proxied([.truncate(Nginx.bundlePrefix + cut)])
+        } error: { error, delivery throws in
+            guard case .network = error else {
+                Issue.record("expected .network, got \(String(describing: error))")
+                return
+            }
+            #expect(try delivery.proxy().requests().contains { $0.action == "truncate" && $0.bundlePath == cut })
+            #expect(!FileManager.default.fileExists(atPath: delivery.store.appendingPathComponent(cut).path))
+            #expect(delivery.missing(of: builds.v2).contains(cut))
+        } recover: { delivery in
+            try delivery.proxy().set([])
         }
-        #expect(try proxy.requests().contains { $0.action == "truncate" && $0.bundlePath == cut })
-        #expect(!FileManager.default.fileExists(atPath: delivery.store.appendingPathComponent(cut).path))
-        delivery.expectActive(builds.v1)
-
-        try proxy.set([])
-        let missing = delivery.missing(of: builds.v2)
-        #expect(missing.contains(cut))
-        let mark = try delivery.nginx.requests().count
-        let result = try await Self.updater(delivery, url: proxy.manifestURL).update()
-        #expect(
-            result
-                == .updated(
-                    from: builds.v1.version, to: builds.v2.version, files: missing.count,
-                    bytes: Self.bytes(of: missing, in: builds.v2)))
-        #expect(
-            try Self.requested(delivery, since: mark)
-                == (["manifest.json", builds.v2.signaturePath] + missing).sorted())
-        delivery.expectActive(builds.v2)
-        #expect(try delivery.outsideStore() == outside)
     }
 
     @Test func aSlowServerTimesOutAsANetworkError() async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        let proxy = try delivery.proxy()
-        try proxy.set([.delay(5, Nginx.bundlePrefix + "manifest.json")])
-
-        let error = await Self.failure(of: try Self.updater(delivery, url: proxy.manifestURL, timeout: 0.5))
-
-        guard case .network(_, let reason) = error else {
-            Issue.record("expected .network, got \(String(describing: error))")
-            return
+        try await Self.expectFault(from: builds.v1, timeout: 0.5) { delivery in
+            try delivery.proxied([.delay(5, Nginx.bundlePrefix + "manifest.json")])
+        } error: { error, _ in
+            guard case .network(_, let reason) = error else {
+                Issue.record("expected .network, got \(String(describing: error))")
+                return
+            }
+            #expect(reason == "timed out")
         }
-        #expect(reason == "timed out")
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
     }
 
     /// FoundationNetworking arms its timer with whole seconds (`Int(timeout) * 1000` ms): a
@@ -437,48 +445,31 @@ import Testing
     /// the rest.
     @Test func aServerStoppedMidDownloadAndStartedAgainLeavesOnlyTheRestToDownload() async throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try await Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.manyEdits)
-        let proxy = try delivery.proxy()
-        // Slow files, one at a time: the stop lands between files, not after the last.
-        try proxy.set([.delay(0.03, Nginx.bundlePrefix + "guide/*")])
         let changed = builds.manyEdits.paths.subtracting(builds.v1.paths)
-        let mark = try delivery.nginx.requests().count
-
-        let updater = try Self.updater(delivery, url: proxy.manifestURL, concurrency: 1)
-        let first = Task { try await updater.update() }
-        let deadline = Date().addingTimeInterval(30)
-        while try delivery.nginx.requests().dropFirst(mark).filter({ $0.bundlePath.hasPrefix("guide/") }).count < 3 {
-            guard Date() < deadline else { break }
-            try await Task.sleep(for: .milliseconds(5))
+        var mark = 0
+        try await Self.expectFault(from: builds.v1, offering: builds.manyEdits, concurrency: 1) { delivery in
+            // Slow files, one at a time: the stop lands between files, not after the last.
+            let url = try delivery.proxied([.delay(0.03, Nginx.bundlePrefix + "guide/*")])
+            mark = try delivery.nginx.requests().count
+            return url
+        } meanwhile: { delivery in
+            let deadline = Date().addingTimeInterval(30)
+            while try Self.requested(delivery, since: mark).filter({ $0.hasPrefix("guide/") }).count < 3 {
+                guard Date() < deadline else { break }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            delivery.nginx.stop()
+        } error: { error, delivery in
+            guard case .network = error else {
+                Issue.record("expected .network, got \(String(describing: error))")
+                return
+            }
+            let missing = delivery.missing(of: builds.manyEdits)
+            #expect(
+                !missing.isEmpty && missing.count < changed.count - 2, "\(missing.count) of \(changed.count) missing")
+        } recover: { delivery in
+            try delivery.nginx.start()
+            try delivery.proxy().set([])
         }
-        delivery.nginx.stop()
-        let outcome = await first.result
-
-        guard case .failure(let failure) = outcome, case .network? = failure as? UpdateError else {
-            Issue.record("expected .network, got \(outcome)")
-            return
-        }
-        delivery.expectActive(builds.v1)
-        let missing = delivery.missing(of: builds.manyEdits)
-        #expect(!missing.isEmpty && missing.count < changed.count - 2, "\(missing.count) of \(changed.count) missing")
-
-        try delivery.nginx.start()
-        try proxy.set([])
-        let restart = try delivery.nginx.requests().count
-        let result = try await Self.updater(delivery, url: proxy.manifestURL).update()
-
-        #expect(
-            result
-                == .updated(
-                    from: builds.v1.version, to: builds.manyEdits.version, files: missing.count,
-                    bytes: Self.bytes(of: missing, in: builds.manyEdits)))
-        #expect(
-            try Self.requested(delivery, since: restart)
-                == (["manifest.json", builds.manyEdits.signaturePath] + missing).sorted())
-        delivery.expectActive(builds.manyEdits)
-        #expect(try delivery.outsideStore() == outside)
     }
 }

@@ -66,6 +66,62 @@ import Testing
             "\(run.stdout)", sourceLocation: sourceLocation)
     }
 
+    /// Runs `locker sync` from `url` (with `arguments`, else the builds' key) on a store whose
+    /// active set is `before`, and checks that it failed and changed nothing: exit `status`,
+    /// nothing on stdout, the active set still `before`, and nothing written beside the store
+    /// (which held `outside`). Returns the run, for what it says.
+    @discardableResult
+    static func expectSyncFails(
+        _ delivery: Delivery, url: URL? = nil, _ arguments: [String]? = nil, exits status: Int32,
+        keeping before: DeliveryBuilds.Built?, outside: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> LockerRun {
+        let run = try sync(delivery, url: url, arguments)
+        #expect(run.status == status, "\(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(run.stdout.isEmpty, "\(run.stdout)", sourceLocation: sourceLocation)
+        try delivery.expectUnchanged(before, outside: outside, sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// The failures' pattern: a store synced to `before` by `locker sync`, and `offered`
+    /// published over it (nothing new when nil); `fault` sets the test's fault and returns the
+    /// manifest URL to sync from. `locker sync` from there (with `arguments`) must exit with
+    /// `status` and change nothing (``expectSyncFails(_:url:_:exits:keeping:outside:sourceLocation:)``);
+    /// `says` checks what it says.
+    static func expectFailedSync(
+        from before: DeliveryBuilds.Built, offering offered: DeliveryBuilds.Built? = nil, _ arguments: [String]? = nil,
+        exits status: Int32, sourceLocation: SourceLocation = #_sourceLocation,
+        fault: (Delivery) throws -> URL, says: (LockerRun) throws -> Void
+    ) throws {
+        let delivery = try synced(before)
+        defer { delivery.close() }
+        let outside = try delivery.outsideStore()
+        if let offered { try delivery.publish(offered) }
+        let url = try fault(delivery)
+        let run = try expectSyncFails(
+            delivery, url: url, arguments, exits: status, keeping: before, outside: outside,
+            sourceLocation: sourceLocation)
+        try says(run)
+    }
+
+    /// Checks that `locker sync` from `url` (with `arguments`) of a store holding `old` downloads
+    /// exactly the files of `new` it is missing (with the manifest and its signature), says so,
+    /// makes `new` active, and writes nothing beside the store (which held `outside`). Returns
+    /// what was missing.
+    @discardableResult
+    static func expectSyncDownloadsWhatIsMissing(
+        _ delivery: Delivery, from old: DeliveryBuilds.Built, to new: DeliveryBuilds.Built, url: URL? = nil,
+        _ arguments: [String]? = nil, outside: [String], context: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Set<String> {
+        let missing = delivery.missing(of: new)
+        let mark = try delivery.nginx.requests().count
+        let run = try sync(delivery, url: url, arguments)
+        expectUpdated(run, from: old, to: new, files: missing, sourceLocation: sourceLocation)
+        try delivery.expectDownloaded(
+            missing, of: new, since: mark, outside: outside, context, sourceLocation: sourceLocation)
+        return missing
+    }
+
     // MARK: - Syncs that work
 
     @Test func syncsTheBuildThenIsUpToDateWithOne304ThenTakesOnlyTheEdit() throws {
@@ -88,14 +144,9 @@ import Testing
             conditional.map(\.bundlePath) == ["manifest.json"] && conditional.map(\.status) == [304], "\(conditional)")
 
         try delivery.publish(builds.v2)
-        let edit = try delivery.nginx.requests().count
-        let third = try Self.sync(delivery)
-        Self.expectUpdated(third, from: builds.v1, to: builds.v2, files: builds.v2.paths.subtracting(builds.v1.paths))
-        #expect(
-            try DeliveryTests.requested(delivery, since: edit)
-                == DeliveryTests.expectedRequests(from: builds.v1, to: builds.v2))
-        delivery.expectActive(builds.v2)
-        #expect(try delivery.outsideStore() == outside)
+        let edited = try Self.expectSyncDownloadsWhatIsMissing(
+            delivery, from: builds.v1, to: builds.v2, outside: outside)
+        #expect(edited == builds.v2.paths.subtracting(builds.v1.paths), "only the changed files")
     }
 
     @Test func anUnsignedBuildIsRefusedWithAKeyAndTakenWithAllowUnsigned() throws {
@@ -104,10 +155,8 @@ import Testing
         defer { delivery.close() }
         let outside = try delivery.outsideStore()
 
-        let refused = try Self.sync(delivery)
-        #expect(refused.status == 3, "\(refused.stderr)")
+        let refused = try Self.expectSyncFails(delivery, exits: 3, keeping: nil, outside: outside)
         #expect(refused.stderr.hasPrefix("locker: sync: signature: the manifest is not signed"), "\(refused.stderr)")
-        delivery.expectActive(nil)
 
         let keyless = try Self.sync(delivery, [])
         #expect(keyless.status == 2 && keyless.stderr.contains("--allow-unsigned"), "\(keyless.stderr)")
@@ -186,24 +235,17 @@ import Testing
         let builds = try DeliveryBuilds.shared()
         let before = try builds.named(refusal.before)
         let offered = try builds.named(refusal.offered)
-        let delivery = try Self.synced(before)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(offered)
         var says = refusal.says
-        if refusal.alter {
-            let altered = try #require(offered.paths.subtracting(before.paths).sorted().first)
-            try delivery.alter(altered)
-            says += "\(altered): SHA-256 "
+        try Self.expectFailedSync(from: before, offering: offered, exits: 3) { delivery in
+            if refusal.alter {
+                let altered = try #require(offered.paths.subtracting(before.paths).sorted().first)
+                try delivery.alter(altered)
+                says += "\(altered): SHA-256 "
+            }
+            return delivery.nginx.manifestURL
+        } says: { run in
+            #expect(run.stderr.hasPrefix(says), "\(run.stderr)")
         }
-
-        let run = try Self.sync(delivery)
-
-        #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.isEmpty)
-        #expect(run.stderr.hasPrefix(says), "\(run.stderr)")
-        delivery.expectActive(before)
-        #expect(try delivery.outsideStore() == outside)
     }
 
     // MARK: - What fails to arrive: exit 4
@@ -211,38 +253,23 @@ import Testing
     @Test(arguments: [404, 500, 503], [true, false])
     func anHTTPErrorExitsWithFourAndKeepsTheActiveSet(status: Int, onManifest: Bool) throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        try delivery.publish(builds.v2)
-        let proxy = try delivery.proxy()
         let failing = try #require(
             onManifest ? "manifest.json" : builds.v2.paths.subtracting(builds.v1.paths).sorted().first)
-        try proxy.set([.status(status, Nginx.bundlePrefix + failing)])
-
-        let run = try Self.sync(delivery, url: proxy.manifestURL)
-
-        #expect(run.status == 4, "\(run.stderr)")
-        #expect(run.stderr.hasSuffix("/bundles/v1/\(failing): HTTP \(status)\n"), "\(run.stderr)")
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
+        try Self.expectFailedSync(from: builds.v1, offering: builds.v2, exits: 4) { delivery in
+            try delivery.proxied([.status(status, Nginx.bundlePrefix + failing)])
+        } says: { run in
+            #expect(run.stderr.hasSuffix("/bundles/v1/\(failing): HTTP \(status)\n"), "\(run.stderr)")
+        }
     }
 
     @Test func aSlowServerExitsWithFourAfterTheTimeout() throws {
         let builds = try DeliveryBuilds.shared()
-        let delivery = try Self.synced(builds.v1)
-        defer { delivery.close() }
-        let outside = try delivery.outsideStore()
-        let proxy = try delivery.proxy()
-        try proxy.set([.delay(5, Nginx.bundlePrefix + "manifest.json")])
-
-        let run = try Self.sync(
-            delivery, url: proxy.manifestURL, ["--key", builds.key.publicKey.path, "--timeout", "1"])
-
-        #expect(run.status == 4, "\(run.stderr)")
-        #expect(run.stderr.hasSuffix("manifest.json: timed out\n"), "\(run.stderr)")
-        delivery.expectActive(builds.v1)
-        #expect(try delivery.outsideStore() == outside)
+        let arguments = ["--key", builds.key.publicKey.path, "--timeout", "1"]
+        try Self.expectFailedSync(from: builds.v1, arguments, exits: 4) { delivery in
+            try delivery.proxied([.delay(5, Nginx.bundlePrefix + "manifest.json")])
+        } says: { run in
+            #expect(run.stderr.hasSuffix("manifest.json: timed out\n"), "\(run.stderr)")
+        }
     }
 
     /// A truncated body, then a server that stops answering after a few files: each time exit
@@ -260,30 +287,21 @@ import Testing
         // The first file downloaded (one at a time, in the manifest's order): no other is.
         let cut = try #require(changed.sorted().first)
         try proxy.set([.truncate(Nginx.bundlePrefix + cut)])
-        let truncated = try Self.sync(delivery, url: proxy.manifestURL, arguments)
-        #expect(truncated.status == 4, "\(truncated.stderr)")
+        let truncated = try Self.expectSyncFails(
+            delivery, url: proxy.manifestURL, arguments, exits: 4, keeping: builds.v1, outside: outside)
         #expect(truncated.stderr.contains(cut), "\(truncated.stderr)")
-        delivery.expectActive(builds.v1)
 
         // The manifest, its signature and three files; then nothing.
         try proxy.set([.drop(after: 5)])
-        let dropped = try Self.sync(delivery, url: proxy.manifestURL, arguments)
-        #expect(dropped.status == 4, "\(dropped.stderr)")
+        try Self.expectSyncFails(
+            delivery, url: proxy.manifestURL, arguments, exits: 4, keeping: builds.v1, outside: outside)
         // (curl tries a request again once on a fresh connection when a reused one closes unanswered.)
         #expect(try proxy.requests().contains { $0.action == "drop" }, "three files, then it stops")
-        delivery.expectActive(builds.v1)
 
         try proxy.set([])
-        let missing = delivery.missing(of: builds.manyEdits)
+        let missing = try Self.expectSyncDownloadsWhatIsMissing(
+            delivery, from: builds.v1, to: builds.manyEdits, url: proxy.manifestURL, arguments, outside: outside)
         #expect(!missing.isEmpty && missing.count < changed.count, "\(missing.count) of \(changed.count) missing")
-        let mark = try delivery.nginx.requests().count
-        let last = try Self.sync(delivery, url: proxy.manifestURL, arguments)
-        Self.expectUpdated(last, from: builds.v1, to: builds.manyEdits, files: missing)
-        #expect(
-            try DeliveryTests.requested(delivery, since: mark)
-                == (["manifest.json", builds.manyEdits.signaturePath] + missing).sorted())
-        delivery.expectActive(builds.manyEdits)
-        #expect(try delivery.outsideStore() == outside)
     }
 
     @Test func aSecondSyncOfAFolderBeingSyncedExitsWithFour() throws {
@@ -457,17 +475,10 @@ import Testing
         #expect((outcomes["killed mid-download"] ?? 0) >= 10, "seed \(seed): \(outcomes), a sync took \(durations) s")
 
         try proxy.set([])
-        let missing = delivery.missing(of: new)
-        let mark = try delivery.nginx.requests().count
-        let last = try Self.sync(delivery, url: proxy.manifestURL)
-        Self.expectUpdated(last, from: old, to: new, files: missing)
-        #expect(
-            try DeliveryTests.requested(delivery, since: mark)
-                == (["manifest.json", new.signaturePath] + missing).sorted(), "seed \(seed)")
-        delivery.expectActive(new)
+        try Self.expectSyncDownloadsWhatIsMissing(
+            delivery, from: old, to: new, url: proxy.manifestURL, outside: outside, context: "seed \(seed)")
         let leftovers = try FileManager.default.contentsOfDirectory(
             atPath: delivery.store.appendingPathComponent(".locker-sync/tmp").path)
         #expect(leftovers.isEmpty, "\(leftovers)")
-        #expect(try delivery.outsideStore() == outside)
     }
 }

@@ -59,6 +59,14 @@ final class Delivery: @unchecked Sendable {
         return started
     }
 
+    /// Sets the fault proxy's rules (starting it the first time) and returns its manifest URL:
+    /// where an update meets the faults.
+    func proxied(_ rules: [FaultProxy.Rule]) throws -> URL {
+        let proxy = try proxy()
+        try proxy.set(rules)
+        return proxy.manifestURL
+    }
+
     /// Publishes `built` over what the site holds, in a host's order: the content-addressed files,
     /// then the signature, then `manifest.json` in one rename. Old files stay, as on a CDN.
     func publish(_ built: DeliveryBuilds.Built) throws {
@@ -164,6 +172,31 @@ final class Delivery: @unchecked Sendable {
             }
         }
         return paths
+    }
+
+    /// Checks that a failed update or sync changed nothing: `before` still active (nil: no set)
+    /// and verifying, and nothing written beside the store, which held `outside` before.
+    func expectUnchanged(
+        _ before: DeliveryBuilds.Built?, outside: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        expectActive(before, sourceLocation: sourceLocation)
+        #expect(try outsideStore() == outside, "nothing is written beside the store", sourceLocation: sourceLocation)
+    }
+
+    /// Checks what an update or sync to `new` downloaded, given the files of `new` the store was
+    /// `missing` and the count of nginx's requests (`mark`) before it: the manifest, its
+    /// signature and exactly those files; then that `new` is active and nothing was written
+    /// beside the store, which held `outside` before.
+    func expectDownloaded(
+        _ missing: Set<String>, of new: DeliveryBuilds.Built, since mark: Int, outside: [String],
+        _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(
+            try nginx.requests().dropFirst(mark).map(\.bundlePath).sorted()
+                == (["manifest.json", new.signaturePath] + missing).sorted(), "\(context)",
+            sourceLocation: sourceLocation)
+        expectActive(new, sourceLocation: sourceLocation)
+        #expect(try outsideStore() == outside, "nothing is written beside the store", sourceLocation: sourceLocation)
     }
 
     /// Checks that the store's active set opens and verifies (every file of its locales in

@@ -55,9 +55,7 @@ final class FaultProxy: @unchecked Sendable {
         /// The body bytes sent.
         var bytes: Int
 
-        var bundlePath: String {
-            path.hasPrefix(Nginx.bundlePrefix) ? String(path.dropFirst(Nginx.bundlePrefix.count)) : path
-        }
+        var bundlePath: String { Nginx.bundlePath(path) }
 
         var description: String { "\(action) \(status) \(path) (\(bytes) bytes)" }
     }
@@ -132,11 +130,7 @@ final class FaultProxy: @unchecked Sendable {
     }
 
     /// Every request handled so far, oldest first; each is logged before its answer ends.
-    func requests() throws -> [Request] {
-        guard let data = FileManager.default.contents(atPath: logFile.path) else { return [] }
-        let decoder = JSONDecoder()
-        return try data.split(separator: UInt8(ascii: "\n")).map { try decoder.decode(Request.self, from: Data($0)) }
-    }
+    func requests() throws -> [Request] { try Nginx.readLog(logFile) }
 
     /// Stops the proxy and waits for it.
     func stop() {

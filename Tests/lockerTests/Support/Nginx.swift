@@ -28,9 +28,7 @@ final class Nginx: @unchecked Sendable {
         var completion: String
 
         /// The path below `/bundles/v1/`, the way a manifest names files.
-        var bundlePath: String {
-            uri.hasPrefix(Nginx.bundlePrefix) ? String(uri.dropFirst(Nginx.bundlePrefix.count)) : uri
-        }
+        var bundlePath: String { Nginx.bundlePath(uri) }
 
         var description: String { "\(status) \(uri) (\(bytes) bytes\(completion == "OK" ? "" : ", cut short"))" }
     }
@@ -49,6 +47,19 @@ final class Nginx: @unchecked Sendable {
 
     /// Where the bundle folder is served from, as in a build's output folder.
     static let bundlePrefix = "/bundles/v1/"
+    /// `path` below ``bundlePrefix``, the way a manifest names files; any other path as it is.
+    static func bundlePath(_ path: String) -> String {
+        path.hasPrefix(bundlePrefix) ? String(path.dropFirst(bundlePrefix.count)) : path
+    }
+
+    /// The entries of a log of one JSON object a line (nginx's access log, the fault proxy's);
+    /// none while the file is not there.
+    static func readLog<Entry: Decodable>(_ file: URL) throws -> [Entry] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+        let decoder = JSONDecoder()
+        return try data.split(separator: UInt8(ascii: "\n")).map { try decoder.decode(Entry.self, from: Data($0)) }
+    }
+
     /// Requests the harness makes to find the end of the log; left out of ``requests()``.
     private static let sentinelPrefix = "/.sentinel-"
 
@@ -150,11 +161,7 @@ final class Nginx: @unchecked Sendable {
         return try readLog().filter { !$0.uri.hasPrefix(Self.sentinelPrefix) }
     }
 
-    private func readLog() throws -> [Request] {
-        guard let data = FileManager.default.contents(atPath: accessLog.path) else { return [] }
-        let decoder = JSONDecoder()
-        return try data.split(separator: UInt8(ascii: "\n")).map { try decoder.decode(Request.self, from: Data($0)) }
-    }
+    private func readLog() throws -> [Request] { try Self.readLog(accessLog) }
 
     private func writeConfiguration() throws {
         var locations = ""
