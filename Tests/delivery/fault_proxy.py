@@ -19,6 +19,15 @@ a rule matches, misbehaves:
 - ``corrupt``: sends the upstream's body with one byte changed (same length).
 - ``drop``: closes the connection without answering (a server that stopped), for every
   matching request once ``after`` requests (default 0) came since the rules last changed.
+- ``endless``: answers 200 without forwarding, with a body that does not end: ``chunk`` bytes
+  (default 65536) at a time, ``seconds`` apart (default 0), chunked (no Content-Length) unless
+  ``length`` gives a Content-Length to announce; gzip-encoded (``Content-Encoding: gzip``, each
+  chunk of zeros a few bytes on the wire) when ``gzip`` is true. It stops sending after ``cap``
+  body bytes (default 1 GiB; uncompressed) but keeps the connection open, the answer unfinished,
+  for ``hold`` seconds (default 30), so that a client that never stops reading is not fed
+  forever. Logged once the answer ends, with ``bytes`` the body bytes sent (uncompressed) and
+  ``ended``: ``client`` when the client closed the connection, ``hold`` when the proxy did after
+  the hold, ``stalled`` when the client neither read nor closed for that long.
 
 ``match`` is a shell pattern (``fnmatch``) over the request's path, query string excluded; the
 first rule of each action that matches applies. The rules file is read again for every
@@ -28,7 +37,8 @@ rules file, or with an empty one, the proxy only forwards.
 Each request is logged as one JSON line in the log file, written before the last byte of the
 answer, so a client that saw an answer finds its line: {"path": ..., "action": ..., "status":
 ..., "bytes": ...} (``bytes``: body bytes sent). A delayed request has a line of its own
-(``"action": "delay"``) when its wait begins.
+(``"action": "delay"``) when its wait begins; an endless answer, which has no last byte, is
+logged when it ends.
 
 It listens on 127.0.0.1 only, on a free port it prints as the first line of standard output,
 and exits when the process named by ``--parent-pid`` is gone (its test ended, however it
@@ -42,11 +52,13 @@ import fnmatch
 import http.client
 import json
 import os
+import select
 import socket
 import sys
 import threading
 import time
 import urllib.parse
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # Headers that describe one hop, not the resource: never forwarded.
@@ -127,6 +139,11 @@ class Handler(BaseHTTPRequestHandler):
             proxy.log({"path": path, "action": "delay", "status": 0, "bytes": 0})
             time.sleep(float(delay.get("seconds", 0)))
 
+        endless = proxy.rule(rules, "endless", path)
+        if endless is not None:
+            self.send_endless(path, endless)
+            return
+
         fixed = proxy.rule(rules, "status", path)
         if fixed is not None:
             status = int(fixed.get("status", 500))
@@ -173,6 +190,67 @@ class Handler(BaseHTTPRequestHandler):
         if action == "truncate":
             self.wfile.flush()
             self.hang_up()
+
+    def send_endless(self, path, rule):
+        """Answers 200 with a body that never ends (see ``endless`` above); logs it once it ends."""
+        chunk = max(1, int(rule.get("chunk", 65536)))
+        pause = float(rule.get("seconds", 0))
+        cap = int(rule.get("cap", 1 << 30))
+        length = rule.get("length")
+        chunked = length is None
+        compressor = zlib.compressobj(wbits=31) if rule.get("gzip") else None
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        if compressor is not None:
+            self.send_header("Content-Encoding", "gzip")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(int(length)))
+        self.end_headers()
+        zeros = bytes(chunk)
+        sent = 0
+        ended = "hold"
+        hold = float(rule.get("hold", 30))
+        # A client that stops reading without closing blocks the writes: given up after the hold.
+        self.connection.settimeout(hold)
+        try:
+            while sent < cap:
+                piece = zeros[: min(chunk, cap - sent)]
+                wire = piece
+                if compressor is not None:
+                    wire = compressor.compress(piece) + compressor.flush(zlib.Z_SYNC_FLUSH)
+                if chunked:
+                    wire = b"%x\r\n" % len(wire) + wire + b"\r\n"
+                self.wfile.write(wire)
+                sent += len(piece)
+                if pause > 0 and self.client_closed(pause):
+                    raise ConnectionResetError("the client closed the connection")
+            # Capped: the answer stays unfinished until the client gives up, or the hold ends.
+            if self.client_closed(hold):
+                ended = "client"
+        except TimeoutError:
+            ended = "stalled"
+        except OSError:
+            ended = "client"
+        self.proxy.log({"path": path, "action": "endless", "status": 200, "bytes": sent, "ended": ended})
+        self.hang_up()
+
+    def client_closed(self, seconds):
+        """Waits up to ``seconds`` for the client to close the connection; whether it did."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([self.connection], [], [], left)
+            if readable:
+                try:
+                    if not self.connection.recv(65536):
+                        return True
+                except OSError:
+                    return True
 
     def forward(self):
         """GETs the same path from the upstream; returns its status, headers and whole body."""

@@ -20,6 +20,11 @@ final class FaultProxy: @unchecked Sendable {
         var status: Int?
         var keep: Int?
         var after: Int?
+        var chunk: Int?
+        var length: Int?
+        var gzip: Bool?
+        var cap: Int?
+        var hold: Double?
 
         /// Waits `seconds` before forwarding: a slow server.
         static func delay(_ seconds: Double, _ match: String = "*") -> Rule {
@@ -43,17 +48,34 @@ final class FaultProxy: @unchecked Sendable {
         /// Closes the connection without an answer once `after` requests came since the rules
         /// were set: a server that stopped in the middle of a download.
         static func drop(after: Int, _ match: String = "*") -> Rule { Rule(match: match, action: "drop", after: after) }
+
+        /// Answers 200 with a body that does not end: `chunk` bytes at a time, `every` seconds
+        /// apart, announcing `length` bytes (chunked, with no length, when nil), gzip-encoded
+        /// zeros with `gzip`. A hostile or broken server. It stops sending after `cap` bytes
+        /// (uncompressed) but holds the answer open for `hold` seconds, so that a client that
+        /// never stops reading is not fed forever.
+        static func endless(
+            _ match: String, chunk: Int = 65_536, every seconds: Double? = nil, length: Int? = nil,
+            gzip: Bool = false, cap: Int = 1 << 30, hold: Double = 30
+        ) -> Rule {
+            Rule(
+                match: match, action: "endless", seconds: seconds, chunk: chunk, length: length,
+                gzip: gzip ? true : nil, cap: cap, hold: hold)
+        }
     }
 
     /// One request as the proxy handled it.
     struct Request: Decodable, Hashable, Sendable, CustomStringConvertible {
         var path: String
-        /// `forward`, `status`, `truncate`, `corrupt`, `drop` or `upstream-down`.
+        /// `forward`, `status`, `truncate`, `corrupt`, `drop`, `endless` or `upstream-down`.
         var action: String
         /// The status sent; 0 when none was.
         var status: Int
-        /// The body bytes sent.
+        /// The body bytes sent (uncompressed, for `endless`).
         var bytes: Int
+        /// How an `endless` answer ended: `client` when the client closed the connection, `hold`
+        /// when the proxy did, `stalled` when the client neither read nor closed; nil for others.
+        var ended: String?
 
         var bundlePath: String { Nginx.bundlePath(path) }
 
