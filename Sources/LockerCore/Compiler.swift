@@ -481,7 +481,11 @@ public struct Compiler: Sendable {
         let contentTime = contentTime()
         writer.version = bundleVersion ?? contentTime
         writer.expires = contentTime.flatMap { Self.expiry(of: $0, days: config.manifestExpiryDays) }
-        guard signingKeys.isEmpty || writer.version != nil else { throw LockerError.usage(Self.unversionedSigning) }
+        // An app refuses a signed manifest without both: sign none it would refuse.
+        if !signingKeys.isEmpty, writer.version == nil || writer.expires == nil {
+            guard let contentTime else { throw LockerError.usage(Self.untimedSigning) }
+            throw LockerError.usage(Self.unexpiringSigning(contentTime: contentTime, days: config.manifestExpiryDays))
+        }
         writer.signingKeys = signingKeys
         writer.unchangedListings = unchangedListings
         writer.previousIndexes = previous?.indexes ?? []
@@ -805,24 +809,34 @@ public struct Compiler: Sendable {
         }
     }
 
-    /// The manifest's `version`: ``bundleVersion`` when given, else the content's time; nil
-    /// when neither is known, which a signed build refuses.
-    public func manifestVersion() -> Int? {
-        bundleVersion ?? contentTime()
+    /// Why a signed build without the content's time stops: an app refuses a signed manifest
+    /// without a `version` and an `expires`, and the expiry counts from the content's time, so
+    /// a version given with `--bundle-version` is not enough.
+    public static let untimedSigning =
+        "a signed build needs the content's time, which its manifest's expiry counts from, and it is unknown: "
+        + "set SOURCE_DATE_EPOCH or commit the vault to git (--bundle-version sets the version, not the time)"
+
+    /// Why a signed build whose expiry is past what a date can say stops (an app refuses a
+    /// signed manifest without one): the content's time `contentTime`, `days` later, is past
+    /// 9999-12-31 (or the integers).
+    public static func unexpiringSigning(contentTime: Int, days: Int) -> String {
+        let time = "the content's time (\(contentTime) s since 1970, from SOURCE_DATE_EPOCH or git)"
+        let fix = "set SOURCE_DATE_EPOCH to the content's time in seconds since 1970"
+        return contentTime > latestExpiry
+            ? "a signed build needs an expiry, and \(time) is past the year 9999: \(fix)"
+            : "a signed build needs an expiry, and \(time) plus manifestExpiryDays (\(days)) is past the year "
+                + "9999: lower manifestExpiryDays in locker.yml, or \(fix)"
     }
 
-    /// Why a signed build without a version stops: an app keeps the highest version it has seen
-    /// and refuses lower ones, so a signed manifest must have one.
-    public static let unversionedSigning =
-        "a signed build needs a manifest version, and the content's time is unknown: set SOURCE_DATE_EPOCH, "
-        + "commit the vault to git, or pass --bundle-version"
+    /// The latest time an `expires` says: 9999-12-31T23:59:59Z, as RFC 3339 years have four digits.
+    static let latestExpiry = 253_402_300_799
 
     /// The manifest's `expires` for content of time `seconds`: `days` later; nil when that is
-    /// past what a date can say.
+    /// past what a date can say (RFC 3339's four-digit years, or the integers).
     static func expiry(of seconds: Int, days: Int) -> String? {
         let (span, spanOverflow) = days.multipliedReportingOverflow(by: 86_400)
         let (time, overflow) = seconds.addingReportingOverflow(span)
-        return spanOverflow || overflow ? nil : internetDateTime(time)
+        return spanOverflow || overflow || time > latestExpiry ? nil : internetDateTime(time)
     }
 
     /// `seconds` since 1970 as an RFC 3339 date and time in UTC (`2023-11-14T22:13:20Z`), as

@@ -44,7 +44,8 @@ struct Build: ParsableCommand {
             it), and it expires manifestExpiryDays (locker.yml, default 30) after that time. With \
             --sign-key, or a key's text in LOCKER_SIGNING_KEY, the manifest is signed (Ed25519) \
             and the signatures go to <out>/bundles/v1/signatures/<hash16>.json; make a key with \
-            'locker keygen'.
+            'locker keygen'. A signed build needs the content's time (SOURCE_DATE_EPOCH, or a git \
+            commit), as apps refuse a signed manifest without an expiry.
 
             Examples:
               locker build
@@ -144,9 +145,10 @@ struct Build: ParsableCommand {
             environment: environment, baseURL: baseURL, progress: progress)
         compiler.signingKeys = signingKeys
         compiler.bundleVersion = bundleVersion
-        // Stopped before anything is read: the compiler would refuse it when writing.
-        if !signingKeys.isEmpty, compiler.manifestVersion() == nil {
-            throw LockerError.usage(Compiler.unversionedSigning)
+        // Stopped before anything is read: the compiler would refuse it when writing (the expiry
+        // an app requires of a signed manifest counts from the content's time).
+        if !signingKeys.isEmpty, compiler.contentTime() == nil {
+            throw LockerError.usage(Compiler.untimedSigning)
         }
         // An unchanged vault, built the same way, has the output it had: say so and stop.
         let fingerprint = BuildFingerprint(

@@ -184,27 +184,63 @@ import Testing
     }
 
     /// Outside git and without `SOURCE_DATE_EPOCH` the content's time is unknown: an unsigned
-    /// build has neither field, and a signed one stops unless it is given a version.
-    @Test func aSignedBuildWithoutAContentTimeNeedsAVersion() throws {
+    /// build has neither field, and a signed one stops, even given a version: an app refuses a
+    /// signed manifest without an expiry, which counts from the content's time.
+    @Test func aSignedBuildWithoutAContentTimeStops() throws {
         let vault = try TestVault(Self.notes)
         defer { vault.remove() }
         let unsigned = try #require(try Self.compile(vault, keys: [], epoch: nil).manifest)
         #expect(unsigned.version == nil && unsigned.expires == nil && unsigned.generatedAt == nil)
+        let given = try #require(try Self.compile(vault, keys: [], epoch: nil, bundleVersion: 7).manifest)
+        #expect(given.version == 7 && given.expires == nil, "unsigned, a version without an expiry")
         let key = try SigningKey.generate()
-        let error = try #require(throws: LockerError.self) { try Self.compile(vault, keys: [key], epoch: nil) }
-        #expect(error.description == Compiler.unversionedSigning)
-        #expect(error.description.contains("SOURCE_DATE_EPOCH") && error.description.contains("--bundle-version"))
-        let given = try Self.compile(vault, keys: [key], epoch: nil, bundleVersion: 7)
-        let manifest = try #require(given.manifest)
-        #expect(manifest.version == 7 && manifest.expires == nil)
-        let (bytes, signature) = try Self.signed(given)
-        #expect(
-            try signature.verify(manifest: bytes, naming: manifest.signedBy, trusting: [key.publicKey]) == key.publicKey
-        )
+        for bundleVersion in [nil, 7] {
+            let error = try #require(throws: LockerError.self) {
+                try Self.compile(vault, keys: [key], epoch: nil, bundleVersion: bundleVersion)
+            }
+            #expect(error.description == Compiler.untimedSigning)
+        }
+        for advice in ["SOURCE_DATE_EPOCH", "commit", "--bundle-version", "expiry"] {
+            #expect(Compiler.untimedSigning.contains(advice), "\(Compiler.untimedSigning)")
+        }
+    }
+
+    /// A content time whose expiry is past the year 9999 (or the integers): an unsigned build
+    /// leaves `expires` out, and a signed one stops and says why.
+    @Test func aSignedBuildWhoseExpiryIsPastADateStops() throws {
+        let vault = try TestVault(Self.notes, config: "manifestExpiryDays: 36500\n")
+        defer { vault.remove() }
+        let key = try SigningKey.generate()
+        let lastDay = Compiler.latestExpiry - 36_500 * 86_400
+        let cases: [(epoch: Int, days: Int, expires: String?)] = [
+            (lastDay, 36_500, "9999-12-31T23:59:59Z"),
+            (lastDay + 1, 36_500, nil),
+            (Compiler.latestExpiry + 1, 36_500, nil),
+            (Int.max - 86_400, 36_500, nil),
+            (Int.max, 36_500, nil),
+        ]
+        for (epoch, days, expires) in cases {
+            let unsigned = try #require(try Self.compile(vault, keys: [], epoch: String(epoch)).manifest)
+            #expect(unsigned.version == epoch)
+            #expect(unsigned.expires == expires, "\(epoch)")
+            if let expires {
+                let signed = try #require(try Self.compile(vault, keys: [key], epoch: String(epoch)).manifest)
+                #expect(signed.expires == expires && signed.signedBy != nil)
+                continue
+            }
+            let error = try #require(throws: LockerError.self) {
+                try Self.compile(vault, keys: [key], epoch: String(epoch))
+            }
+            #expect(error.description == Compiler.unexpiringSigning(contentTime: epoch, days: days))
+            #expect(error.description.contains("9999") && error.description.contains("SOURCE_DATE_EPOCH"))
+            #expect(error.description.contains("manifestExpiryDays") == (epoch <= Compiler.latestExpiry))
+        }
     }
 
     @Test func anExpiryPastWhatADateSaysIsLeftOut() {
         #expect(Compiler.expiry(of: 0, days: 1) == "1970-01-02T00:00:00Z")
+        #expect(Compiler.expiry(of: Compiler.latestExpiry - 86_400, days: 1) == "9999-12-31T23:59:59Z")
+        #expect(Compiler.expiry(of: Compiler.latestExpiry - 86_399, days: 1) == nil, "the year 10000")
         #expect(Compiler.expiry(of: Int.max - 10, days: 1) == nil)
         #expect(Compiler.expiry(of: 0, days: Int.max) == nil)
     }

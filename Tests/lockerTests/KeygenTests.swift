@@ -218,9 +218,10 @@ import Testing
         #expect(manifest.version == 1_700_000_000)
     }
 
-    /// Outside git and without `SOURCE_DATE_EPOCH` the content has no time to make a version
-    /// of: a signed build stops (exit 2, nothing written) and says what to do.
-    @Test func aSignedBuildWithoutAVersionFailsAndSaysWhatToDo() throws {
+    /// Outside git and without `SOURCE_DATE_EPOCH` the content has no time to count the
+    /// manifest's expiry from: a signed build stops (exit 2, nothing written) and says what to
+    /// do, given a version or not, as apps refuse a signed manifest without an expiry.
+    @Test func aSignedBuildWithoutAContentTimeFailsAndSaysWhatToDo() throws {
         let workspace = try Workspace(Self.notes)
         defer { workspace.remove() }
         let keys = workspace.root.deletingLastPathComponent().appendingPathComponent("keys-\(UUID().uuidString)")
@@ -228,23 +229,43 @@ import Testing
         #expect(try LockerRun(["keygen", "--out", keys.path], in: workspace.root).status == 0)
         let key = keys.appendingPathComponent("locker-signing.key").path
         let environment = ["SOURCE_DATE_EPOCH": "", "LOCKER_SIGNING_KEY": ""]
+        for extra in [[], ["--bundle-version", "12"]] {
+            let run = try LockerRun(
+                ["build", "vault", "--out", "out", "--sign-key", key] + extra, in: workspace.root,
+                environment: environment)
+            #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+            for advice in ["needs the content's time", "expiry", "SOURCE_DATE_EPOCH", "commit the vault"] {
+                #expect(run.stderr.contains(advice), "\(run.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("out").path))
+        }
+
+        // Unsigned, the same build writes a manifest without a version or an expiry.
+        let unsigned = try LockerRun(
+            ["build", "vault", "--out", "out", "--bundle-version", "12"], in: workspace.root,
+            environment: environment)
+        #expect(unsigned.status == 0, "\(unsigned.stderr)")
+        let manifest = try JSONDecoder().decode(Manifest.self, from: try workspace.read("out/bundles/v1/manifest.json"))
+        #expect(manifest.version == 12 && manifest.expires == nil && manifest.signedBy == nil)
+    }
+
+    /// A `SOURCE_DATE_EPOCH` whose expiry is past the year 9999 (or the integers): the signed
+    /// build stops (exit 2, nothing written) and says so, rather than sign a manifest without an
+    /// expiry, which every app would refuse.
+    @Test(arguments: ["253402300799", "9223372036854775807"])
+    func aSignedBuildWhoseExpiryIsPastADateFails(_ epoch: String) throws {
+        let workspace = try Workspace(Self.notes)
+        defer { workspace.remove() }
+        let keys = workspace.root.deletingLastPathComponent().appendingPathComponent("keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        #expect(try LockerRun(["keygen", "--out", keys.path], in: workspace.root).status == 0)
         let run = try LockerRun(
-            ["build", "vault", "--out", "out", "--sign-key", key], in: workspace.root, environment: environment)
+            ["build", "vault", "--out", "out", "--sign-key", keys.appendingPathComponent("locker-signing.key").path],
+            in: workspace.root, environment: ["SOURCE_DATE_EPOCH": epoch, "LOCKER_SIGNING_KEY": ""])
         #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
-        for advice in ["SOURCE_DATE_EPOCH", "commit", "--bundle-version"] {
-            #expect(run.stderr.contains(advice), "\(run.stderr)")
+        for said in ["needs an expiry", "(\(epoch) s since 1970", "past the year 9999", "SOURCE_DATE_EPOCH"] {
+            #expect(run.stderr.contains(said), "\(run.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("out").path))
-
-        let given = try LockerRun(
-            ["build", "vault", "--out", "out", "--sign-key", key, "--bundle-version", "12"], in: workspace.root,
-            environment: environment)
-        #expect(given.status == 0, "\(given.stderr)")
-        let trusted = try TrustedKey(
-            text: String(
-                decoding: try Data(contentsOf: keys.appendingPathComponent("locker-signing.pub")), as: UTF8.self))
-        let (manifest, _) = try Self.verify("out", in: workspace, trusting: [trusted])
-        #expect(manifest.version == 12)
-        #expect(manifest.expires == nil && manifest.generatedAt == nil)
     }
 }
