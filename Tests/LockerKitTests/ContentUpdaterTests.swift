@@ -197,7 +197,7 @@ import Testing
     }
 
     @Test func aDamagedFileLeavesTheActiveSetAsItWas() async throws {
-        for damage in ["truncated", "altered"] {
+        for damage in ["truncated", "altered", "longer"] {
             let fixture = try UpdaterFixture()
             let v1 = try TestPublisher.publish(TestContent.sailing(edition: 1), version: 1)
             let content = try TestContent.sailing(edition: 2)
@@ -209,10 +209,10 @@ import Testing
             fixture.transport.publish(v2)
             let path = try #require(content.entry(.guide, "briefing", "en")).path
             var data = try #require(v2.files[path])
-            if damage == "truncated" {
-                data.removeLast()
-            } else {
-                data[data.count / 2] ^= 0x20
+            switch damage {
+            case "truncated": data.removeLast()
+            case "longer": data.append(contentsOf: Data(repeating: 0x20, count: 1 << 20))
+            default: data[data.count / 2] ^= 0x20
             }
             fixture.transport.serve(data, at: path)
 
@@ -223,7 +223,7 @@ import Testing
                 continue
             }
             #expect(damaged == path, "\(damage)")
-            #expect(reason.contains(damage == "truncated" ? "bytes" : "SHA-256"), "\(damage): \(reason)")
+            #expect(reason.contains(damage == "altered" ? "SHA-256" : "bytes"), "\(damage): \(reason)")
             #expect(fixture.activeManifest == v1.manifestBytes, "\(damage)")
             #expect(try updater.activeBundle()?.manifest == v1.manifest, "\(damage)")
             #expect(!fixture.storedFiles.contains(path), "\(damage)")

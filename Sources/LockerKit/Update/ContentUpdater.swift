@@ -208,9 +208,11 @@ public actor ContentUpdater {
     {
         let response: TransportResponse
         do {
-            response = try await transport.get(TransportRequest(url: url, headers: headers))
+            response = try await transport.get(TransportRequest(url: url, headers: headers, limit: limit))
         } catch let error as UpdateError {
             throw error
+        } catch TransportError.bodyTooLarge(let limit) {
+            throw .damagedFile(path: url.lastPathComponent, reason: "longer than the \(limit) bytes accepted")
         } catch {
             throw .network(url: url.absoluteString, reason: Self.describe(error))
         }
@@ -412,7 +414,10 @@ public actor ContentUpdater {
         let url = base.appendingPathComponent(file.path)
         let response: TransportResponse
         do {
-            response = try await transport.get(TransportRequest(url: url))
+            // Never more than the manifest says: a server sending more is cut off.
+            response = try await transport.get(TransportRequest(url: url, limit: file.size))
+        } catch TransportError.bodyTooLarge {
+            throw .damagedFile(path: file.path, reason: "longer than the \(file.size) bytes the manifest says")
         } catch {
             throw .network(url: url.absoluteString, reason: describe(error))
         }

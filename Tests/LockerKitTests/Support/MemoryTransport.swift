@@ -112,6 +112,10 @@ final class MemoryTransport: UpdateTransport, @unchecked Sendable {
         if let error { throw URLError(error) }
         guard let response else { throw URLError(.unknown) }
         locked { exchanges[index].status = response.status }
+        // As URLSessionTransport does: a body past the request's limit is not returned.
+        if let limit = request.limit, (200..<300).contains(response.status), response.body.count > limit {
+            throw TransportError.bodyTooLarge(limit: limit)
+        }
         return response
     }
 
