@@ -59,7 +59,6 @@ public struct ContentBundle: Sendable {
         var documents: [String: Data] = [:]
         var entries: [ContentKind: [String: [String: Manifest.File]]] = [:]
         for file in manifest.files(forLocales: locales) {
-            guard Self.isSafe(file.path) else { throw .unsafePath(path: file.path) }
             let data = try Self.read(file, in: folder)
             if file.kind == "asset" { continue }
             documents[file.path] = data

@@ -5,14 +5,8 @@ import LockerKit
 /// The files of a small bundle: guides, checklists and decks in `ru` and `en`, an index of each
 /// kind in each locale, and an asset, at content-addressed paths as a build names them.
 struct TestContent {
-    struct Entry {
-        var path: String
-        var kind: String
-        var locale: String?
-        var id: String?
-        var lists: String?
-        var data: Data
-    }
+    /// A file and what the manifest says of it, as ``HandBundle`` lists them.
+    typealias Entry = HandBundle.Entry
 
     var entries: [Entry] = []
 
