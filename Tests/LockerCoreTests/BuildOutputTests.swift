@@ -155,6 +155,7 @@ import Testing
         let good = try vault.compile()
         try OutputWriter.replace(out, with: good.files)
         let before = try GoldenTests.readTree(out)
+        try #require(!before.isEmpty, "the good build wrote nothing")
 
         try vault.write("b.md", Data("---\nid: [broken\n---\n".utf8))
         let bad = try vault.compile()

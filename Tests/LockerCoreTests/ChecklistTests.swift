@@ -140,6 +140,25 @@ import LockerKit
         #expect(Set(list.items.map(\.uuid)).count == 2)
     }
 
+    /// Two items of one checklist with the same `^id` would share a UUID, and so users' progress:
+    /// the second is an error, at its text, whether the two are in one list or in two sections.
+    @Test(arguments: [
+        "## Deck\n\n- [ ] Life jackets ^same\n- [ ] 1️⃣Flares ^same\n",
+        "## Deck\n\n- [ ] Life jackets ^same\n\n## Engine\n\n### Oil\n\n"
+            + "- [ ] Check the level ^oil\n- [ ] 1️⃣Top up ^same\n",
+    ])
+    func twoItemsWithTheSameIDAreAnErrorAtTheSecond(_ body: String) throws {
+        let marked = MarkedText("---\ntype: checklist\n---\n\n" + body)
+        let compilation = try compile(["list.md": marked.text])
+        let duplicates = compilation.diagnostics.with(.blockDuplicateID)
+        #expect(duplicates.count == 1, "\(compilation.diagnostics.rendered)")
+        let duplicate = try #require(duplicates.first)
+        #expect(duplicate.severity == .error)
+        #expect(duplicate.file == "list.md")
+        #expect(duplicate.position == marked["1"], "\(compilation.diagnostics.rendered)")
+        #expect(duplicate.message == "block ID '^same' is already used at line 7")
+    }
+
     @Test func sectionIDsComeFromTitlesAndDiffer() throws {
         let (list, _) = try checklist(
             "## Палуба ^deck\n\n- [ ] a ^a\n\n## Машина\n\n- [ ] b ^b\n\n## Машина\n\n- [ ] c ^c\n")

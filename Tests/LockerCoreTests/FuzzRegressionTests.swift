@@ -4,22 +4,39 @@ import Testing
 @_spi(Fuzzing) @testable import LockerCore
 
 /// Every input a fuzzer found a crash with, kept under `Fixtures/fuzz/<target>/` and run through
-/// its target again; each also has a test of its own below for what it now gives.
+/// its target again; each also has a test of its own for what it now gives. A target no fuzzer
+/// has found a crash in yet keeps a few inputs of its own kind (`vault`: notes linking and
+/// embedding each other, deep nesting, broken frontmatter and settings, duplicate IDs).
 @Suite struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz")
 
-    static func inputs(_ target: FuzzTarget) -> [URL] {
+    /// The kept inputs of `target`; throws when its folder is missing.
+    static func inputs(_ target: FuzzTarget) throws -> [URL] {
         let folder = Self.folder.appendingPathComponent(target.rawValue)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         return names.sorted().map { folder.appendingPathComponent($0) }
     }
 
     @Test(arguments: FuzzTarget.allCases)
     func everyKeptInputRunsThroughItsTarget(target: FuzzTarget) throws {
-        for input in Self.inputs(target) {
+        let inputs = try Self.inputs(target)
+        try #require(!inputs.isEmpty, "no kept inputs in Fixtures/fuzz/\(target.rawValue): the test would run nothing")
+        for input in inputs {
             // A crash here stops the test process, as it stopped the fuzzer.
             target.run(Array(try Data(contentsOf: input)))
+        }
+    }
+
+    /// The kept vault inputs are vaults of several files, the settings among them: not one file
+    /// placed by the first byte of its text.
+    @Test func everyKeptVaultInputIsAVaultOfSeveralFiles() throws {
+        let inputs = try Self.inputs(.vault)
+        try #require(!inputs.isEmpty, "no kept inputs in Fixtures/fuzz/vault")
+        for input in inputs {
+            let files = FuzzTarget.files(of: Array(try Data(contentsOf: input)))
+            #expect(files.keys.contains(VaultConfig.fileName), "\(input.lastPathComponent)")
+            #expect(files.count >= 4, "\(input.lastPathComponent): \(files.keys.sorted())")
         }
     }
 

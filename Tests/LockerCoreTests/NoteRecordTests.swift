@@ -312,6 +312,7 @@ import Testing
                 .filter { $0.hasPrefix("index.") }
         }
         let listed = try guideIndexes()
+        try #require(!listed.isEmpty, "no guide index in the output")
         try vault.write("guides/tides.md", Data((tides.text + "\n\nNeaps are gentler.\n").utf8))
         _ = try Self.rebuild(vault, output)
         #expect(try guideIndexes() == listed)

@@ -74,6 +74,7 @@ import Testing
         let problems = report["problems"] as? [String] ?? ["no problems list"]
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         let htmlFiles = try FileManager.default.subpathsOfDirectory(atPath: site.path).filter { $0.hasSuffix(".html") }
+        try #require(!htmlFiles.isEmpty, "no pages in \(site.path)")
         #expect(report["pages"] as? Int == htmlFiles.count * 2, "every page at both widths")
         let shots = try FileManager.default.contentsOfDirectory(atPath: screenshots.path)
         #expect(shots.contains("home-390.png") && shots.contains("en_pierrunner-1280.png"))

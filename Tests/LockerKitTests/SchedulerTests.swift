@@ -114,6 +114,27 @@ import Testing
         }
     }
 
+    /// SM-2's ease after a review, stated independently of `Scheduler`: EF' = EF + (0.1 − (5 − q) ×
+    /// (0.08 + (5 − q) × 0.02)), never below 1.3, in thousandths. SM-2's q runs from 0 to 5; the
+    /// four grades are its q 2 to 5 (again 2, hard 3, good 4, easy 5).
+    static func sm2Ease(after ease: Int, grade: Grade) -> Int {
+        let q: Double =
+            switch grade {
+            case .again: 2
+            case .hard: 3
+            case .good: 4
+            case .easy: 5
+            }
+        let change = 0.1 - (5 - q) * (0.08 + (5 - q) * 0.02)
+        return max(1300, ease + Int((change * 1000).rounded()))
+    }
+
+    @Test func sm2EaseIsTheTableOfChangesPerGrade() {
+        // SM-2's changes: q 5 +0.10, q 4 ±0, q 3 −0.14, q 2 −0.32.
+        #expect(Grade.allCases.map { Self.sm2Ease(after: 2500, grade: $0) } == [2180, 2360, 2500, 2600])
+        #expect(Self.sm2Ease(after: 1400, grade: .again) == 1300)
+    }
+
     @Test func generatorIsDeterministic() {
         var a = SplitMix64(seed: 42)
         var b = SplitMix64(seed: 42)
@@ -136,7 +157,7 @@ import Testing
             for (index, step) in sequence.enumerated() {
                 let next = Scheduler.review(state, grade: step.grade, on: day)
                 #expect(next.ease >= Scheduler.minimumEase)
-                #expect(next.ease == max(1300, state.ease + Scheduler.easeChange(for: step.grade)))
+                #expect(next.ease == Self.sm2Ease(after: state.ease, grade: step.grade))
                 #expect(next.due == day.adding(days: next.interval))
                 #expect(next.lastReviewed == day)
                 #expect(next.introduced == Self.start)

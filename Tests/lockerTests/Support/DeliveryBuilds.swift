@@ -102,8 +102,11 @@ final class DeliveryBuilds: Sendable {
         v2 = try build("v2", epoch + 60, [key], [])
         v2ByOtherKey = try build("v2-other-key", epoch + 60, [otherKey], [])
         let guides = vault.appendingPathComponent("guides")
-        for name in try FileManager.default.contentsOfDirectory(atPath: guides.path).sorted()
-        where name.hasSuffix(".md") && !name.hasSuffix(".ru.md") {
+        let english = try FileManager.default.contentsOfDirectory(atPath: guides.path).sorted().filter {
+            $0.hasSuffix(".md") && !$0.hasSuffix(".ru.md")
+        }
+        try #require(english.count > 1, "no English guides to edit in \(guides.path)")
+        for name in english {
             try Self.append(
                 "\nEdited again, with every other English guide.\n", to: guides.appendingPathComponent(name))
         }
