@@ -19,7 +19,7 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
     static let cases: [PositionCase] = [
         PositionCase(code: .linkBroken, severity: .warning, files: ["note.md": "See 1️⃣[[Nowhere]] now.\n"]),
         PositionCase(
-            code: .linkAmbiguous, severity: .error, file: "c/note.md",
+            code: .linkAmbiguous, severity: .warning, file: "c/note.md",
             files: ["a/x.md": "A", "b/x.md": "B", "c/note.md": "Text\nand 1️⃣[[x]]\n"]),
         PositionCase(
             code: .linkBrokenHeading, severity: .warning,
@@ -31,6 +31,7 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .linkUnsafeURL, severity: .warning, files: ["note.md": "Click 1️⃣[here](javascript:alert(1)).\n"]),
         PositionCase(code: .linkEmpty, severity: .warning, files: ["note.md": "Empty 1️⃣[[]] link\n"]),
+        PositionCase(code: .footnoteUndefined, severity: .warning, files: ["note.md": "Text *a* 1️⃣[^nope] here.\n"]),
         PositionCase(
             code: .embedCycle, severity: .error, file: "a.md",
             files: ["a.md": "Intro\n\n1️⃣![[b]]\n", "b.md": "![[a]]\n"]),

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LockerCore
 import LockerKit
+import Testing
+
+@testable import LockerCore
 
 @Suite struct LinkResolutionTests {
     /// Compiles a vault and returns the link targets of one note, as `kind/id#anchor`.
@@ -31,8 +32,10 @@ import LockerKit
         let (found, diagnostics) = try targets(
             of: "note.md",
             in: [
-                "note.md": "[[target#Setting the Anchor]] [[target#Letting go#Depth]] [[target#^tip]] [[#Local]]\n\n## Local\n",
-                "target.md": "## Letting go\n\n### Setting the anchor\n\n#### Depth\n\nUse four times the depth. ^tip\n",
+                "note.md":
+                    "[[target#Setting the Anchor]] [[target#Letting go#Depth]] [[target#^tip]] [[#Local]]\n\n## Local\n",
+                "target.md":
+                    "## Letting go\n\n### Setting the anchor\n\n#### Depth\n\nUse four times the depth. ^tip\n",
             ])
         #expect(
             found == [
@@ -48,15 +51,37 @@ import LockerKit
         #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
     }
 
-    @Test func reportsAmbiguityBetweenOtherFolders() throws {
-        let (found, diagnostics) = try targets(of: "c/note.md", in: ["a/x.md": "A", "b/x.md": "B", "c/note.md": "[[x]]"])
-        #expect(found.isEmpty)
+    /// Obsidian's rule for a name several notes share: an exact vault path, then the linking
+    /// note's folder (an ancestor counts for nothing), then the shortest path, then UTF-8 order.
+    @Test func resolvesAmbiguousNamesAsObsidianDoes() throws {
+        let notes = ["a/b/x.md": "deep", "zzzz/x.md": "z", "zzzz/deep/note.md": "[[x]] [[b/x]]", "a/b/note.md": "[[x]]"]
+        // The note at the vault path `x` wins over all, even one beside the linking note.
+        let rooted = notes.merging(["x.md": "root"]) { $1 }
+        #expect(try targets(of: "a/b/note.md", in: rooted).targets == ["guide/x"])
+        #expect(try targets(of: "zzzz/deep/note.md", in: rooted).targets == ["guide/x", "guide/a/b/x"])
+        // Else the note beside the linking note; an ancestor's note is not beside it.
+        let (beside, besideDiagnostics) = try targets(of: "a/b/note.md", in: notes)
+        #expect(beside == ["guide/a/b/x"])
+        #expect(besideDiagnostics.with(.linkAmbiguous).filter { $0.file == "a/b/note.md" }.isEmpty)
+        // Else the shortest path string: `a/b/x.md` (8 bytes) over `zzzz/x.md` (9), with a warning.
+        let (shortest, diagnostics) = try targets(of: "zzzz/deep/note.md", in: notes)
+        #expect(shortest == ["guide/a/b/x", "guide/a/b/x"])
         let ambiguous = try #require(diagnostics.with(.linkAmbiguous).first)
-        #expect(ambiguous.message.contains("a/x.md") && ambiguous.message.contains("b/x.md"))
+        #expect(ambiguous.file == "zzzz/deep/note.md")
+        #expect(ambiguous.severity == .warning)
+        #expect(
+            ambiguous.message
+                == "'x' could mean several notes; linked to 'a/b/x.md' as Obsidian does (the shortest path), not zzzz/x.md"
+        )
+        #expect(ambiguous.hint == "write the path to be sure: [[a/b/x]]")
+        // Paths as long: the first in UTF-8 order.
+        let (tie, _) = try targets(of: "q/note.md", in: ["b/x.md": "B", "a/x.md": "A", "q/note.md": "[[x]]"])
+        #expect(tie == ["guide/a/x"])
     }
 
     @Test func fallsBackToAnyCase() throws {
-        let (found, _) = try targets(of: "note.md", in: ["note.md": "[[ANCHORING]] [[Guides/anchoring]]", "guides/Anchoring.md": "x"])
+        let (found, _) = try targets(
+            of: "note.md", in: ["note.md": "[[ANCHORING]] [[Guides/anchoring]]", "guides/Anchoring.md": "x"])
         #expect(found == ["guide/guides/anchoring", "guide/guides/anchoring"])
     }
 
@@ -64,7 +89,8 @@ import LockerKit
         let (found, diagnostics) = try targets(
             of: "note.md",
             in: [
-                "note.md": "[[safety/briefing]] [[Captains-Locker/practice/safety/briefing]] [[./practice/safety/briefing]]",
+                "note.md":
+                    "[[safety/briefing]] [[Captains-Locker/practice/safety/briefing]] [[./practice/safety/briefing]]",
                 "practice/safety/briefing.md": "x",
             ])
         #expect(found == Array(repeating: "guide/practice/safety/briefing", count: 3))
@@ -75,7 +101,8 @@ import LockerKit
         // "й" written decomposed (и + combining breve) in the link, composed in the file name.
         let decomposed = "Якорная стоянка".decomposedStringWithCanonicalMapping
         let (found, diagnostics) = try targets(
-            of: "заметка.md", in: ["заметка.md": "[[\(decomposed)]] [[якорная СТОЯНКА]]", "Практика/Якорная стоянка.md": "x"])
+            of: "заметка.md",
+            in: ["заметка.md": "[[\(decomposed)]] [[якорная СТОЯНКА]]", "Практика/Якорная стоянка.md": "x"])
         #expect(found == ["guide/практика/якорная-стоянка", "guide/практика/якорная-стоянка"])
         #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
     }
@@ -96,10 +123,14 @@ import LockerKit
         let (found, diagnostics) = try targets(
             of: "docs/note.md",
             in: [
-                "docs/note.md": "[a](https://example.org/x) [b](mailto:crew@example.org) [c](other.md) [d](../top%20note.md#Part-two)",
+                "docs/note.md":
+                    "[a](https://example.org/x) [b](mailto:crew@example.org) [c](other.md) [d](../top%20note.md#Part-two)",
                 "docs/other.md": "x", "top note.md": "## Part two\n",
             ])
-        #expect(found == ["https://example.org/x", "mailto:crew@example.org", "guide/docs/other", "guide/top-note#part-two"])
+        #expect(
+            found == [
+                "https://example.org/x", "mailto:crew@example.org", "guide/docs/other", "guide/top-note#part-two",
+            ])
         #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
     }
 
@@ -111,7 +142,9 @@ import LockerKit
         defer { vault.remove() }
         let compilation = try vault.compile()
         let guide = try #require(compilation.guides.first { $0.source == "note.md" })
-        let embeds: [Block.Embed] = guide.blocks.compactMap { if case .embed(let embed) = $0.content { embed } else { nil } }
+        let embeds: [Block.Embed] = guide.blocks.compactMap {
+            if case .embed(let embed) = $0.content { embed } else { nil }
+        }
         #expect(embeds.count == 3)
         #expect(embeds.map(\.target.summary) == ["guide/source", "guide/source#part", "guide/source#^key"])
         #expect(embeds[0].sections.map(\.title) == ["Part"])
@@ -127,17 +160,23 @@ import LockerKit
         try vault.write("img/boat.png", Data([1, 2, 3]))
         let compilation = try vault.compile()
         let guide = try #require(compilation.guides.first)
-        let images: [Block.Image] = guide.blocks.compactMap { if case .image(let image) = $0.content { image } else { nil } }
+        let images: [Block.Image] = guide.blocks.compactMap {
+            if case .image(let image) = $0.content { image } else { nil }
+        }
         let expectedPath = "assets/039058c6f2c0cb49.png"
-        #expect(images == [Block.Image(src: expectedPath, alt: "", width: 300), Block.Image(src: expectedPath, alt: "Deck")])
+        #expect(
+            images == [
+                Block.Image(src: expectedPath, alt: "", width: 300), Block.Image(src: expectedPath, alt: "Deck"),
+            ])
         #expect(compilation.files.contains { $0.path == "bundles/v1/" + expectedPath && $0.data == Data([1, 2, 3]) })
         #expect(compilation.manifest?.files.filter { $0.kind == "asset" }.count == 1)
     }
 
     @Test func ignoresUnreferencedFilesAndObsidianFolders() throws {
-        let vault = try TestVault([
-            "note.md": "text", ".obsidian/workspace.md": "not a note", "drafts/wip.md": "draft", ".hidden.md": "x",
-        ], config: "exclude: [drafts]\n")
+        let vault = try TestVault(
+            [
+                "note.md": "text", ".obsidian/workspace.md": "not a note", "drafts/wip.md": "draft", ".hidden.md": "x",
+            ], config: "exclude: [drafts]\n")
         defer { vault.remove() }
         try vault.write("attachments/unused.png", Data([9]))
         let compilation = try vault.compile()
@@ -163,11 +202,15 @@ import LockerKit
     }
 
     @Test func linksToOtherFilesStayTextWithoutDoubleReports() throws {
-        let vault = try TestVault(["note.md": "Read ![[manual.pdf]] and [[manual.pdf]] and [[#^top]]\n\n![[note#Nope]]\n"])
+        let vault = try TestVault([
+            "note.md": "Read ![[manual.pdf]] and [[manual.pdf]] and [[#^top]]\n\n![[note#Nope]]\n"
+        ])
         defer { vault.remove() }
         try vault.write("manual.pdf", Data("%PDF".utf8))
         let diagnostics = try vault.diagnostics()
-        #expect(diagnostics.map(\.code) == [.embedUnsupported, .linkBrokenBlock, .linkBrokenHeading], "\(diagnostics.rendered)")
+        #expect(
+            diagnostics.map(\.code) == [.embedUnsupported, .linkBrokenBlock, .linkBrokenHeading],
+            "\(diagnostics.rendered)")
     }
 
     @Test func resolvesMarkdownPathsFromTheVaultRootAndRelatively() throws {

@@ -67,6 +67,8 @@ extension DiagnosticCode {
     public static let linkUnsafeURL = DiagnosticCode(rawValue: "link.unsafe-url")
     /// An empty wikilink, `[[]]`.
     public static let linkEmpty = DiagnosticCode(rawValue: "link.empty")
+    /// A footnote reference, `[^label]`, with no `[^label]: …` definition in its note.
+    public static let footnoteUndefined = DiagnosticCode(rawValue: "footnote.undefined")
 
     // Embeds
     /// Embeds embed each other in a cycle.

@@ -191,8 +191,10 @@ struct DocumentBuilder {
             case .tag(let tag): result.append(.tag(tag))
             case .softBreak: result.append(.lineBreak)
             case .lineBreak: result.append(.lineBreak)
+            case .footnote(let footnote):
+                result.append(.footnote(Footnote(number: footnote.number, blocks: convertNested(footnote.blocks))))
             case .wikiLink(let link), .embed(let link):
-                let text = [Span.text(Self.displayText(link))]
+                let text = link.formattedDisplay.map { spans($0) } ?? [Span.text(Self.displayText(link))]
                 if let target = noteTarget(link) { result.append(.link(target, text)) } else { result += text }
             case .link(let destination, let children, let position):
                 let text = spans(children)
@@ -251,7 +253,10 @@ struct DocumentBuilder {
         // A heading or block is looked for in the note's text, which anchor(for:in:at:) reads.
         let note = linkedNote(found)
         var anchor: String?
-        if let fragment = link.fragment { anchor = self.anchor(for: fragment, in: found, at: link.position) }
+        if let fragment = link.fragment, let resolved = self.anchor(for: fragment, in: found, at: link.position) {
+            // The note's H1 is its top: a link to it is a link to the document.
+            anchor = resolved.isEmpty ? nil : resolved
+        }
         return .document(
             kind: note.kind, id: note.id, uuid: note.uuid,
             anchor: anchor)
@@ -264,18 +269,22 @@ struct DocumentBuilder {
             report(
                 resolver.unresolvedSeverity, .linkBroken, "no note named '\(target)'", at: position,
                 hint: "create the note, or fix the link")
-        case .ambiguous(let candidates):
-            let paths = candidates.map { index.notes[$0].path }.joined(separator: ", ")
+        case .ambiguous(let chosen, let candidates):
+            let others = candidates.filter { $0 != chosen }.map { index.notes[$0].path }.joined(separator: ", ")
+            let path = index.notes[chosen].path
             report(
-                .error, .linkAmbiguous, "'\(target)' could mean several notes: \(paths)", at: position,
-                hint: "write the path, e.g. [[\(VaultPath.removingExtension(index.notes[candidates[0]].path))]]")
+                .warning, .linkAmbiguous,
+                "'\(target)' could mean several notes; linked to '\(path)' as Obsidian does (the shortest path), not \(others)",
+                at: position, hint: "write the path to be sure: [[\(VaultPath.removingExtension(path))]]")
+            return chosen
         case .outsideVault:
             report(.error, .linkOutsideVault, "link '\(target)' leads outside the vault", at: position)
         }
         return nil
     }
 
-    /// The anchor for `#Heading`, `#H2#H3` or `#^block` in a note, reporting it when missing.
+    /// The anchor for `#Heading`, `#H2#H3` or `#^block` in a note, reporting it when missing;
+    /// empty for the note's H1, which is the top of the document.
     private mutating func anchor(for fragment: String, in noteIndex: Int, at position: SourcePosition) -> String? {
         let note = self.note(noteIndex)
         if fragment.hasPrefix("^") {
@@ -337,27 +346,36 @@ struct DocumentBuilder {
             report(.warning, .linkUnsafeURL, "image from a '\(scheme):' URL dropped", at: position)
             return nil
         }
-        let path = VaultPath.normalize(source.removingPercentEncoding ?? source)
+        var path = source.removingPercentEncoding ?? source
+        // `#…` after a file is display data (Obsidian's `img.png#interface`), not part of its name:
+        // Obsidian allows no `#` in file names.
+        if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
+        path = VaultPath.normalize(path)
+        let vaultPath: String
         switch resolver.resolveAsset(path, fromPath: current.path, relativeFirst: false) {
-        case .found(let vaultPath):
-            let found = bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath)
-            assetUses.insert(AssetUse(path: vaultPath, bundled: bundled, state: AssetCatalog.state(of: found)))
-            switch found {
-            case .success(let asset): return asset.bundlePath
-            case .failure(let error):
-                report(.error, .fileUnreadable, error.description, at: position)
-                return nil
-            }
+        case .found(let found): vaultPath = found
         case .notFound:
             report(resolver.unresolvedSeverity, .linkBroken, "no file named '\(source)'", at: position)
-        case .ambiguous(let candidates):
+            return nil
+        case .ambiguous(let chosen, let candidates):
+            let others = candidates.filter { $0 != chosen }.joined(separator: ", ")
             report(
-                .error, .linkAmbiguous, "'\(source)' could mean several files: \(candidates.joined(separator: ", "))",
-                at: position)
+                .warning, .linkAmbiguous,
+                "'\(source)' could mean several files; shown is '\(chosen)' as Obsidian does (the shortest path), not \(others)",
+                at: position, hint: "write the path to be sure: \(chosen)")
+            vaultPath = chosen
         case .outsideVault:
             report(.error, .linkOutsideVault, "image '\(source)' lies outside the vault", at: position)
+            return nil
         }
-        return nil
+        let found = bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath)
+        assetUses.insert(AssetUse(path: vaultPath, bundled: bundled, state: AssetCatalog.state(of: found)))
+        switch found {
+        case .success(let asset): return asset.bundlePath
+        case .failure(let error):
+            report(.error, .fileUnreadable, error.description, at: position)
+            return nil
+        }
     }
 
     // MARK: Embeds
@@ -384,7 +402,7 @@ struct DocumentBuilder {
         var anchor: String?
         if let fragment = link.fragment {
             guard let resolved = self.anchor(for: fragment, in: found, at: link.position) else { return nil }
-            anchor = resolved
+            anchor = resolved.isEmpty ? nil : resolved
         }
         stack.append(key)
         nesting += 1

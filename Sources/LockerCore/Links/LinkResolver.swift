@@ -16,7 +16,9 @@ struct LinkResolver: Sendable {
     enum NoteResolution: Equatable {
         case found(Int)
         case notFound
-        case ambiguous([Int])
+        /// Several documents match the name equally well: `chosen` is the one Obsidian opens
+        /// (``choose(_:target:from:)``), `candidates` all of them, by path.
+        case ambiguous(chosen: Int, candidates: [Int])
         case outsideVault
     }
 
@@ -32,37 +34,50 @@ struct LinkResolver: Sendable {
             || (target.containsBytes("..") && target.split(separator: "/").contains(".."))
         {
             guard let resolved = VaultPath.resolve(target, from: isRelative ? folder : "") else { return .outsideVault }
-            return choose(index.notes(atPath: resolved), from: from)
+            return choose(index.notes(atPath: resolved), target: resolved, from: from)
         }
         if target.containsBytes("/") {
             let exact = index.notes(atPath: target)
-            if !exact.isEmpty { return choose(exact, from: from) }
-            return choose(index.notes(matchingPartialPath: target), from: from)
+            if !exact.isEmpty { return choose(exact, target: target, from: from) }
+            return choose(index.notes(matchingPartialPath: target), target: target, from: from)
         }
         let named = index.notes(named: target)
-        if !named.isEmpty { return choose(named, from: from) }
-        return choose(index.notes(aliased: target), from: from)
+        if !named.isEmpty { return choose(named, target: target, from: from) }
+        return choose(index.notes(aliased: target), target: target, from: from)
     }
 
     /// One document among candidates: translations collapse to the one in the linking note's
-    /// locale; distinct documents are ambiguous unless exactly one sits in the linking note's folder.
-    private func choose(_ candidates: [Int], from: ParsedNote) -> NoteResolution {
+    /// locale. Among distinct documents, Obsidian's rule picks one (as observed of its
+    /// `getFirstLinkpathDest` on Obsidian 1.13): the note whose vault path is the target, then
+    /// the one in the linking note's own folder, then the one with the shortest path (and, of
+    /// paths as long, the first in UTF-8 order). Only the last is ``NoteResolution/ambiguous``:
+    /// the other two are as certain as a path.
+    private func choose(_ candidates: [Int], target: String, from: ParsedNote) -> NoteResolution {
         guard !candidates.isEmpty else { return .notFound }
         // One candidate, the usual case: no grouping to do.
         if candidates.count == 1 { return .found(candidates[0]) }
         var byIdentity: [VaultIndex.NoteIdentity: [Int]] = [:]
         for candidate in candidates { byIdentity[index.identity(of: candidate), default: []].append(candidate) }
-        if byIdentity.count == 1, let group = byIdentity.values.first {
-            return .found(preferredTranslation(group, locale: from.locale))
-        }
+        let groups = Array(byIdentity.values)
+        if groups.count == 1 { return .found(preferredTranslation(groups[0], locale: from.locale)) }
         let folder = VaultPath.folder(of: from.path)
-        let local = byIdentity.values.filter { group in
-            group.contains { VaultPath.folder(of: index.notes[$0].path) == folder }
+        for rule in [
+            { (note: ParsedNote) in note.basePath == target || VaultPath.removingExtension(note.path) == target },
+            { (note: ParsedNote) in VaultPath.folder(of: note.path) == folder },
+        ] {
+            let matching = groups.filter { group in group.contains { rule(index.notes[$0]) } }
+            if matching.count == 1 { return .found(preferredTranslation(matching[0], locale: from.locale)) }
         }
-        if local.count == 1, let group = local.first {
-            return .found(preferredTranslation(group, locale: from.locale))
+        func shortest(_ group: [Int]) -> String {
+            group.map { index.notes[$0].path }.min { ($0.utf8.count, $0) < ($1.utf8.count, $1) } ?? ""
         }
-        return .ambiguous(candidates.sorted { index.notes[$0].path < index.notes[$1].path })
+        let ranked = groups.map { (path: shortest($0), group: $0) }.sorted {
+            $0.path.utf8.count != $1.path.utf8.count
+                ? $0.path.utf8.count < $1.path.utf8.count : $0.path.utf8Precedes($1.path)
+        }
+        return .ambiguous(
+            chosen: preferredTranslation(ranked[0].group, locale: from.locale),
+            candidates: candidates.sorted { index.notes[$0].path.utf8Precedes(index.notes[$1].path) })
     }
 
     /// The translation to use for a reader of `locale`, as the bundle and the site choose it
@@ -92,8 +107,12 @@ struct LinkResolver: Sendable {
         case 0: return .notFound
         case 1: return .found(matches[0])
         default:
+            // As for notes: the file in the linking note's folder, then the shortest path.
             let local = matches.filter { VaultPath.folder(of: $0) == folder }
-            return local.count == 1 ? .found(local[0]) : .ambiguous(matches)
+            if local.count == 1 { return .found(local[0]) }
+            let sorted = matches.sorted { $0.utf8Precedes($1) }
+            let chosen = sorted.min { $0.utf8.count < $1.utf8.count } ?? sorted[0]
+            return .ambiguous(chosen: chosen, candidates: sorted)
         }
     }
 
@@ -101,7 +120,8 @@ struct LinkResolver: Sendable {
     enum AssetResolution: Equatable {
         case found(String)
         case notFound
-        case ambiguous([String])
+        /// Several files match: `chosen` is the one Obsidian shows.
+        case ambiguous(chosen: String, candidates: [String])
         case outsideVault
     }
 

@@ -80,19 +80,26 @@ struct VaultIndex: Sendable {
     /// (a link written from a folder above the vault root).
     func notes(matchingPartialPath path: String) -> [Int] {
         let lowered = path.lowercased()
-        var exact: [Int] = []
-        var folded: [Int] = []
-        /// Adds the places of a path key to the exact matches, the matches in any case, or neither.
+        // Notes whose path ends with the link's, exact case first; then notes whose whole path
+        // ends the link's (a link written from a folder above the vault root), exact case first.
+        var tiers: [[Int]] = [[], [], [], []]
+        /// Adds the places of a path key to the tier it matches in, if any.
         func consider(_ key: Substring, _ places: [Int]) {
-            if key.hasSuffix("/" + path) || path.hasSuffix("/" + key) {
-                exact += places
+            if key.hasSuffix("/" + path) {
+                tiers[0] += places
+            } else if path.hasSuffix("/" + key) {
+                tiers[2] += places
             } else {
                 let lowerKey = key.lowercased()
-                if lowerKey.hasSuffix("/" + lowered) || lowered.hasSuffix("/" + lowerKey) { folded += places }
+                if lowerKey.hasSuffix("/" + lowered) {
+                    tiers[1] += places
+                } else if lowered.hasSuffix("/" + lowerKey) {
+                    tiers[3] += places
+                }
             }
         }
         for (key, places) in allTables.byPath.entries { consider(key, places) }
-        return (exact.isEmpty ? folded : exact).sorted()
+        return (tiers.first { !$0.isEmpty } ?? []).sorted()
     }
 
     /// Candidates by file name (no extension), exact case first.

@@ -19,6 +19,18 @@ struct BlockConverter {
     private var depth = 0
     /// Whether the note already has its `markdown.too-deep` error: one per note is enough.
     private var reportedTooDeep = false
+    /// Whether cmark read the text with stand-ins for escaped syntax characters (``EscapedPunctuation``).
+    private var standIns = false
+    /// The footnote definitions cmark kept, by the number it gave them.
+    private var definitions: [Int: MarkdownNode] = [:]
+    /// Each footnote's number, by its key (``ParsedFootnote/key``), in the order first referenced.
+    private var footnoteNumbers: [Int: Int] = [:]
+    /// Each definition's blocks, converted when first referenced; a definition being converted
+    /// has none, so one that refers to itself ends.
+    private var definitionBlocks: [Int: [ParsedBlock]] = [:]
+    /// The key the next inline footnote gets: inline footnotes count down from -1, apart from
+    /// definitions' numbers.
+    private var nextInlineFootnote = -1
 
     init(source: SourceText, file: String) {
         self.source = source
@@ -26,6 +38,20 @@ struct BlockConverter {
     }
 
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif", "bmp"]
+
+    /// The blocks of a whole note: its footnote definitions become the footnotes of their references.
+    mutating func document(_ root: MarkdownNode) -> [ParsedBlock] {
+        standIns = root.standIns
+        var body: [MarkdownNode] = []
+        for node in root.children {
+            if case .footnoteDefinition = node.kind {
+                definitions[definitions.count + 1] = node
+            } else {
+                body.append(node)
+            }
+        }
+        return blocks(body)
+    }
 
     mutating func blocks(_ nodes: [MarkdownNode]) -> [ParsedBlock] {
         var result: [ParsedBlock] = []
@@ -71,11 +97,11 @@ struct BlockConverter {
         case .paragraph:
             var inlines = paragraphInlines(node)
             let blockID = Self.takeBlockID(&inlines)
-            return lift(inlines, blockID: blockID, at: at)
+            return lift(unescaped(inlines), blockID: blockID, at: at)
         case .heading(let level):
             var inlines = paragraphInlines(node)
             let blockID = Self.takeBlockID(&inlines)
-            return [ParsedBlock(content: .heading(level: level, inlines), blockID: blockID, position: at)]
+            return [ParsedBlock(content: .heading(level: level, unescaped(inlines)), blockID: blockID, position: at)]
         case .blockQuote:
             guard enter(node) else { return [] }
             defer { depth -= 1 }
@@ -132,7 +158,7 @@ struct BlockConverter {
             var rows: [[[Inline]]] = []
             for row in node.children {
                 guard case .tableRow(let isHeader) = row.kind else { continue }
-                let cells = row.children.map { paragraphInlines($0) }
+                let cells = row.children.map { unescaped(paragraphInlines($0)) }
                 if isHeader { header = cells } else { rows.append(cells) }
             }
             let align: [Block.Table.Alignment] = alignments.map {
@@ -178,14 +204,15 @@ struct BlockConverter {
                 // The title is the rest of the first line; later lines are the body's first paragraph.
                 let breakIndex = inlines.firstIndex { $0 == .softBreak || $0 == .lineBreak } ?? inlines.endIndex
                 var locator = locator(for: first)
-                let title = finish(Array(inlines[..<breakIndex]), locator: &locator)
+                let title = unescaped(finish(Array(inlines[..<breakIndex]), locator: &locator))
                 let bodyInlines = breakIndex < inlines.endIndex ? Array(inlines[(breakIndex + 1)...]) : []
+                // The first paragraph is finished before the rest, so footnotes count in reading order.
+                var firstParagraph = finish(bodyInlines, locator: &locator)
                 children.removeFirst()
                 var body = blocks(children)
-                var firstParagraph = finish(bodyInlines, locator: &locator)
                 if !firstParagraph.isEmpty {
                     let blockID = Self.takeBlockID(&firstParagraph)
-                    body.insert(contentsOf: lift(firstParagraph, blockID: blockID, at: at), at: 0)
+                    body.insert(contentsOf: lift(unescaped(firstParagraph), blockID: blockID, at: at), at: 0)
                 }
                 let content = ParsedBlock.Content.callout(
                     type: type.isEmpty ? "note" : type, title: title.isEmpty ? nil : title, fold: fold, blocks: body)
@@ -231,6 +258,8 @@ struct BlockConverter {
                     return nil
                 }.joined()
                 result.append(.image(source: url, alt: alt, position: position(node)))
+            case .footnoteReference(let number):
+                result.append(.footnote(ParsedFootnote(key: number, number: 0, blocks: [])))
             case .htmlInline:
                 let html = node.literal.lowercased().replacingOccurrences(of: " ", with: "")
                 if ["<br>", "<br/>"].contains(html) {
@@ -255,30 +284,180 @@ struct BlockConverter {
         return rawInlines(node.children)
     }
 
-    /// Applies wikilinks, embeds, tags and highlights to inlines at every level.
+    /// Applies wikilinks, embeds, tags, footnotes and highlights to inlines at every level, in
+    /// reading order: `locator` finds each in the source in turn, and footnotes are counted so.
     private mutating func finish(_ inlines: [Inline], locator: inout SourceLocator) -> [Inline] {
         var result: [Inline] = []
-        for inline in inlines {
-            switch inline {
-            case .text(let text):
-                let collapsed = Self.collapseSpaces(text)
-                guard ObsidianInlines.mayHoldSyntax(collapsed) else {
-                    if !collapsed.isEmpty { result.append(.text(collapsed)) }
-                    continue
-                }
-                let scanned = ObsidianInlines.scan(collapsed, locator: &locator)
-                for case .tag(let tag) in scanned where !tags.contains(tag) { tags.append(tag) }
-                result += scanned
+        var items = inlines
+        var index = 0
+        while index < items.count {
+            if let spanning = SpanningInline.find(in: items, at: index) {
+                if !spanning.before.isEmpty { result += finishText(spanning.before, locator: &locator) }
+                result.append(joined(spanning, locator: &locator))
+                // The text after it is read next: it may open more.
+                items.replaceSubrange(index...spanning.end, with: spanning.after.isEmpty ? [] : [.text(spanning.after)])
+                continue
+            }
+            switch items[index] {
+            case .text(let text): result += finishText(text, locator: &locator)
             case .emphasis(let children): result.append(.emphasis(finish(children, locator: &locator)))
             case .strong(let children): result.append(.strong(finish(children, locator: &locator)))
             case .strikethrough(let children): result.append(.strikethrough(finish(children, locator: &locator)))
             case .link(let destination, let children, let at):
                 // Link text keeps its formatting but gets no links of its own.
                 result.append(.link(destination: destination, children: children, position: at))
-            default: result.append(inline)
+            case .footnote(var footnote):
+                footnote.number = number(ofFootnote: footnote.key)
+                footnote.blocks = definition(footnote.key)
+                result.append(.footnote(footnote))
+            case let inline: result.append(inline)
             }
+            index += 1
         }
         return ObsidianInlines.highlights(result)
+    }
+
+    /// One text with Obsidian's syntax applied: wikilinks, embeds and tags; a footnote
+    /// reference cmark left as text has no definition, and is reported.
+    private mutating func finishText(_ text: String, locator: inout SourceLocator) -> [Inline] {
+        let collapsed = Self.collapseSpaces(text)
+        guard ObsidianInlines.mayHoldSyntax(collapsed) else { return collapsed.isEmpty ? [] : [.text(collapsed)] }
+        if collapsed.containsBytes("[^") { reportUndefinedFootnotes(in: collapsed, locator: locator) }
+        let scanned = ObsidianInlines.scan(collapsed, locator: &locator)
+        for case .tag(let tag) in scanned where !tags.contains(tag) { tags.append(tag) }
+        return scanned
+    }
+
+    /// The wikilink, embed or inline footnote that `spanning` found, located in the source.
+    private mutating func joined(_ spanning: SpanningInline, locator: inout SourceLocator) -> Inline {
+        switch spanning.kind {
+        case .footnote:
+            // Only the opening is looked for: what the footnote holds is located in turn.
+            let position = locator.locate("^[", prefix: "^[")
+            let key = nextInlineFootnote
+            nextInlineFootnote -= 1
+            let number = number(ofFootnote: key)
+            var inner = unescaped(finish(spanning.inner, locator: &locator))
+            Self.trimBlank(&inner)
+            let blocks = inner.isEmpty ? [] : [ParsedBlock(content: .paragraph(inner), position: position)]
+            return .footnote(ParsedFootnote(key: key, number: number, blocks: blocks))
+        case .wikiLink, .embed:
+            let isEmbed = spanning.kind == .embed
+            let position = locator.locate(spanning.opening, prefix: isEmbed ? "![[" : "[[")
+            // The target is what comes before the first `|` in the link's own text.
+            var target: [Inline] = []
+            var display: [Inline]?
+            for inline in spanning.inner {
+                if display != nil {
+                    display?.append(inline)
+                } else if case .text(let text) = inline, let bar = text.firstIndex(of: "|") {
+                    if bar > text.startIndex { target.append(.text(String(text[..<bar]))) }
+                    let rest = String(text[text.index(after: bar)...])
+                    display = rest.isEmpty ? [] : [.text(rest)]
+                } else {
+                    target.append(inline)
+                }
+            }
+            // A target cmark formatted (`[[a _b_ c]]`) is read from the source as written.
+            let targetText =
+                target.allSatisfy({ if case .text = $0 { true } else { false } })
+                ? target.plainText
+                : (locator.linkText()?.split(separator: "|").first.map(String.init) ?? target.plainText)
+            var link = ObsidianInlines.parse(inner: targetText[...], isEmbed: isEmbed)
+            link.target = EscapedPunctuation.restored(link.target)
+            link.position = position
+            if var display {
+                display = unescaped(display)
+                Self.trimBlank(&display)
+                let plain = display.plainText.trimmingWhitespace
+                link.display = plain.isEmpty ? nil : plain
+                if !plain.isEmpty, !display.allSatisfy({ if case .text = $0 { true } else { false } }) {
+                    link.formattedDisplay = display
+                }
+            }
+            return isEmbed ? .embed(link) : .wikiLink(link)
+        }
+    }
+
+    /// The number of the footnote `key`, given when the note first refers to it.
+    private mutating func number(ofFootnote key: Int) -> Int {
+        if let number = footnoteNumbers[key] { return number }
+        let number = footnoteNumbers.count + 1
+        footnoteNumbers[key] = number
+        return number
+    }
+
+    /// The blocks of the definition cmark numbered `key`, converted once.
+    private mutating func definition(_ key: Int) -> [ParsedBlock] {
+        if let blocks = definitionBlocks[key] { return blocks }
+        guard let node = definitions[key] else { return [] }
+        definitionBlocks[key] = []
+        guard enter(node) else { return [] }
+        let blocks = self.blocks(node.children)
+        depth -= 1
+        definitionBlocks[key] = blocks
+        return blocks
+    }
+
+    /// Reports each `[^label]` in `text`: cmark leaves a reference as text when its note has no definition.
+    private mutating func reportUndefinedFootnotes(in text: String, locator: SourceLocator) {
+        var locator = locator
+        var rest = text[...]
+        while let open = rest.range(of: "[^") {
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: "]") else { return }
+            let label = after[..<close]
+            rest = after[close...]
+            guard !label.isEmpty, !label.contains(where: { $0.isWhitespace || $0 == "[" }) else { continue }
+            let written = EscapedPunctuation.restored("[^\(label)]")
+            diagnostics.append(
+                Diagnostic(
+                    .warning, .footnoteUndefined, "footnote '\(written)' has no definition in this note; shown as text",
+                    file: file, at: locator.locate(written, prefix: "[^"),
+                    hint: "define it on a line of its own: '\(written): text'"))
+        }
+    }
+
+    /// Leading and trailing line breaks and spaces removed.
+    private static func trimBlank(_ inlines: inout [Inline]) {
+        while let first = inlines.first, isBlank(first) { inlines.removeFirst() }
+        while let last = inlines.last, isBlank(last) { inlines.removeLast() }
+        if case .text(let text)? = inlines.first { inlines[0] = .text(String(text.drop(while: \.isWhitespace))) }
+        if case .text(let text)? = inlines.last { inlines[inlines.count - 1] = .text(text.trimmingTrailingWhitespace) }
+        inlines.removeAll { $0 == .text("") }
+    }
+
+    /// The inlines with escaped syntax characters turned back from their stand-ins: done once
+    /// Obsidian's syntax and block IDs are read, which the stand-ins keep from seeing them.
+    private func unescaped(_ inlines: [Inline]) -> [Inline] {
+        guard standIns else { return inlines }
+        return inlines.map(Self.unescaped)
+    }
+
+    private static func unescaped(_ inline: Inline) -> Inline {
+        func text(_ string: String) -> String { EscapedPunctuation.restored(string) }
+        func link(_ link: WikiLink) -> WikiLink {
+            var link = link
+            link.target = text(link.target)
+            link.fragment = link.fragment.map(text)
+            link.display = link.display.map(text)
+            link.formattedDisplay = link.formattedDisplay?.map(unescaped)
+            return link
+        }
+        switch inline {
+        case .text(let string): return .text(text(string))
+        case .emphasis(let children): return .emphasis(children.map(unescaped))
+        case .strong(let children): return .strong(children.map(unescaped))
+        case .strikethrough(let children): return .strikethrough(children.map(unescaped))
+        case .highlight(let children): return .highlight(children.map(unescaped))
+        case .link(let destination, let children, let position):
+            return .link(destination: destination, children: children.map(unescaped), position: position)
+        case .wikiLink(let wikiLink): return .wikiLink(link(wikiLink))
+        case .embed(let wikiLink): return .embed(link(wikiLink))
+        case .image(let source, let alt, let position):
+            return .image(source: source, alt: text(alt), position: position)
+        case .code, .tag, .softBreak, .lineBreak, .footnote: return inline
+        }
     }
 
     /// Runs of spaces left by removed comments fold into one, as they would in rendered text.
@@ -350,12 +529,7 @@ struct BlockConverter {
         var result: [ParsedBlock] = []
         var pending: [Inline] = []
         func flush() {
-            while let first = pending.first, Self.isBlank(first) { pending.removeFirst() }
-            while let last = pending.last, Self.isBlank(last) { pending.removeLast() }
-            if case .text(let text)? = pending.first { pending[0] = .text(String(text.drop(while: \.isWhitespace))) }
-            if case .text(let text)? = pending.last {
-                pending[pending.count - 1] = .text(text.trimmingTrailingWhitespace)
-            }
+            Self.trimBlank(&pending)
             if !pending.isEmpty { result.append(ParsedBlock(content: .paragraph(pending), position: at)) }
             pending = []
         }

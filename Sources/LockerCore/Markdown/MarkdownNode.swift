@@ -28,13 +28,21 @@ struct MarkdownNode {
         case strikethrough
         case link(url: String, title: String)
         case image(url: String, title: String)
-        /// Anything else cmark may produce (footnotes, custom nodes): kept by name.
+        /// `[^label]`, with the number cmark gave its definition.
+        case footnoteReference(number: Int)
+        /// `[^label]: text`: cmark moves the definitions referenced to the end of the document, in
+        /// the order of their numbers, and drops the others.
+        case footnoteDefinition
+        /// Anything else cmark may produce (custom nodes): kept by name.
         case other(String)
     }
 
     /// The node in cmark's tree; valid only inside ``MarkdownParser/parse(_:_:)``'s closure.
     /// Nil only for the empty document given when cmark could not allocate.
     let pointer: OpaquePointer?
+    /// Whether the text was read with stand-ins for escaped syntax characters
+    /// (``EscapedPunctuation``), which the node's strings give back.
+    var standIns = false
 
     // Its kind, literal, positions and children are read from cmark in MarkdownParser.swift.
 }

@@ -25,7 +25,7 @@ enum MarkdownParser {
     /// The tree lives only while `body` runs: no ``MarkdownNode`` may leave it.
     static func parse<Result>(_ text: String, _ body: (MarkdownNode) -> Result) -> Result {
         _ = registered
-        let options = CMARK_OPT_SOURCEPOS
+        let options = CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES
         // Without memory for a parser or a tree, the note reads as empty: a nil node has no children.
         guard let parser = cmark_parser_new(options) else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_parser_free(parser) }
@@ -34,7 +34,8 @@ enum MarkdownParser {
                 cmark_parser_attach_syntax_extension(parser, syntax)
             }
         }
-        var text = text
+        let protected = EscapedPunctuation.protect(text)
+        var text = protected ?? text
         text.withUTF8 { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -47,17 +48,27 @@ enum MarkdownParser {
         inlines.unlock()
         guard let root = finished else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_node_free(root) }
-        return body(MarkdownNode(pointer: root))
+        return body(MarkdownNode(pointer: root, standIns: protected != nil))
     }
 
     fileprivate static func string(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    fileprivate static func kind(of node: OpaquePointer) -> MarkdownNode.Kind {
+    fileprivate static func kind(of node: OpaquePointer, standIns: Bool) -> MarkdownNode.Kind {
+        // URLs, titles and info strings have their escapes resolved, as text has.
+        func string(_ pointer: UnsafePointer<CChar>?) -> String {
+            let text = MarkdownParser.string(pointer)
+            return standIns ? EscapedPunctuation.restored(text) : text
+        }
         // Core nodes by their type; extension nodes (tables, strikethrough, task items) by name.
         if cmark_node_get_syntax_extension(node) == nil {
             switch cmark_node_get_type(node) {
+            case CMARK_NODE_FOOTNOTE_REFERENCE:
+                // cmark numbers footnotes in the order they are first referenced, and gives a
+                // reference its definition's number as its text.
+                return .footnoteReference(number: Int(MarkdownParser.string(cmark_node_get_literal(node))) ?? 0)
+            case CMARK_NODE_FOOTNOTE_DEFINITION: return .footnoteDefinition
             case CMARK_NODE_DOCUMENT: return .document
             case CMARK_NODE_PARAGRAPH: return .paragraph
             case CMARK_NODE_TEXT: return .text
@@ -118,12 +129,17 @@ extension MarkdownNode {
     /// What the node is, with what its kind carries.
     var kind: Kind {
         guard let pointer else { return .document }
-        return MarkdownParser.kind(of: pointer)
+        return MarkdownParser.kind(of: pointer, standIns: standIns)
     }
 
-    /// The node's literal text (text, code, code blocks, HTML).
+    /// The node's literal text (text, code, code blocks, HTML). Text keeps the stand-ins of
+    /// escaped syntax characters (``EscapedPunctuation``), for the Obsidian pass to read as text
+    /// and restore; code and HTML get their escapes back, as written.
     var literal: String {
-        pointer.map { MarkdownParser.string(cmark_node_get_literal($0)) } ?? ""
+        guard let pointer else { return "" }
+        let text = MarkdownParser.string(cmark_node_get_literal(pointer))
+        guard standIns, cmark_node_get_type(pointer) != CMARK_NODE_TEXT else { return text }
+        return EscapedPunctuation.restoredVerbatim(text)
     }
 
     /// The 1-based line where the node starts, 0 when cmark gives none.
@@ -138,7 +154,7 @@ extension MarkdownNode {
         var result: [MarkdownNode] = []
         var child = pointer.flatMap { cmark_node_first_child($0) }
         while let node = child {
-            result.append(MarkdownNode(pointer: node))
+            result.append(MarkdownNode(pointer: node, standIns: standIns))
             child = cmark_node_next(node)
         }
         return result

@@ -28,7 +28,7 @@ struct NoteParser: Sendable {
                     file: path, at: source.position(ofOffset: unterminated), hint: "close the comment with '%%'"))
         }
         var converter = BlockConverter(source: source, file: path)
-        let flat = MarkdownParser.parse(body) { converter.blocks($0.children) }
+        let flat = MarkdownParser.parse(body) { converter.document($0) }
         diagnostics += converter.diagnostics
 
         var structure = SectionBuilder(file: path)
@@ -79,6 +79,9 @@ struct NoteParser: Sendable {
                 walk(section.sections)
             }
         }
+        // The H1 is the note's title, linked to as the top of the note (an empty anchor), and
+        // first: Obsidian takes the first heading of a name.
+        if let h1 { headings[Self.headingKey(h1.plainText.trimmingWhitespace)] = "" }
         collect(blocks)
         walk(sections)
 
@@ -153,6 +156,7 @@ extension Array where Element == Inline {
             case .link(_, let children, _): children.plainText
             case .wikiLink(let link), .embed(let link): link.display ?? link.target
             case .image(_, let alt, _): alt
+            case .footnote: ""
             }
         }.joined()
     }

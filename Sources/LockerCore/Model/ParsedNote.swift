@@ -8,6 +8,9 @@ struct WikiLink: Sendable, Hashable {
     var fragment: String?
     /// What follows `|`: the text to show, or for images a size such as `300` or `300x200`.
     var display: String?
+    /// The text to show when it holds formatting (`[[Note|**bold** text]]`); ``display`` is then
+    /// its plain text.
+    var formattedDisplay: [Inline]? = nil
     /// `![[…]]` rather than `[[…]]`.
     var isEmbed: Bool
     /// Where the link starts in its file.
@@ -31,6 +34,18 @@ enum Inline: Sendable, Hashable {
     case tag(String)
     case softBreak
     case lineBreak
+    /// A footnote at its reference: `[^label]` with its definition, or an inline `^[text]`.
+    indirect case footnote(ParsedFootnote)
+}
+
+/// A footnote as its reference finds it.
+struct ParsedFootnote: Sendable, Hashable {
+    /// Which footnote of the note it is: the same for every reference to one definition.
+    var key: Int
+    /// 1, 2, … in the order the note first refers to its footnotes; 0 until counted.
+    var number: Int
+    /// The definition's blocks.
+    var blocks: [ParsedBlock]
 }
 
 /// A block before links are resolved.
@@ -98,7 +113,8 @@ final class ParsedNote: Sendable {
     let sections: [ParsedSection]
     /// Inline `#tags` found in the body, in order of appearance.
     let bodyTags: [String]
-    /// Heading anchors by the normalised heading text an author links with.
+    /// Heading anchors by the normalised heading text an author links with; the H1's is empty,
+    /// for the top of the note.
     let headings: [String: String]
     /// Every block ID in the note, with the block it marks.
     let blocksByID: [String: ParsedBlock]

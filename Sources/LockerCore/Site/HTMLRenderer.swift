@@ -125,7 +125,9 @@ public struct HTMLRenderer {
             out += idAttribute(item.blockID)
             out += ">"
             if list.style == .task {
-                out += item.checked == true ? "<span class=\"box checked\" aria-hidden=\"true\"></span>"
+                out +=
+                    item.checked == true
+                    ? "<span class=\"box checked\" aria-hidden=\"true\"></span>"
                     : "<span class=\"box\" aria-hidden=\"true\"></span>"
             }
             itemHTML(item.blocks, into: &out)
@@ -204,6 +206,7 @@ public struct HTMLRenderer {
                 Self.escape(tag, into: &out)
                 out += "</span>"
             case .lineBreak: out += "<br>\n"
+            case .footnote(let footnote): self.footnote(footnote, into: &out)
             case .link(let target, let children):
                 switch target {
                 case .url(let url) where LinkResolver.isSafeURL(url):
@@ -223,6 +226,25 @@ public struct HTMLRenderer {
                 }
             }
         }
+    }
+
+    /// A footnote where it is referred to: its number, then its text as a side note, which
+    /// the style sheet sets apart. Kept in place rather than gathered at the end of the page, so
+    /// it needs no IDs, and a card or checklist item keeps its own footnotes.
+    private func footnote(_ footnote: Footnote, into out: inout String) {
+        let number = String(footnote.number)
+        out += "<sup class=\"footnote-ref\">\(number)</sup><span class=\"footnote\" role=\"note\">"
+        out += "<span class=\"footnote-number\">\(number)</span> "
+        // Phrasing content only, as inside a paragraph: paragraphs by their spans, other blocks as text.
+        for (offset, block) in footnote.blocks.enumerated() {
+            if offset > 0 { out += "<br>" }
+            if case .paragraph(let content) = block.content {
+                spans(content, into: &out)
+            } else {
+                Self.escape(block.plainText, into: &out)
+            }
+        }
+        out += "</span>"
     }
 
     // MARK: Helpers

@@ -18,6 +18,23 @@ public enum Span: Sendable, Hashable {
     case tag(String)
     /// A hard line break.
     case lineBreak
+    /// A footnote, where its note refers to it: an app shows the number, and the footnote's
+    /// blocks beside it, on demand or at the end.
+    indirect case footnote(Footnote)
+}
+
+/// A footnote: Markdown's `[^label]` with its `[^label]: …` definition, or Obsidian's inline `^[…]`.
+public struct Footnote: Sendable, Hashable, Codable {
+    /// 1, 2, … in the order the note first refers to its footnotes; every reference to one
+    /// footnote has its number.
+    public var number: Int
+    /// The footnote's text: usually one paragraph.
+    public var blocks: [Block]
+
+    public init(number: Int, blocks: [Block]) {
+        self.number = number
+        self.blocks = blocks
+    }
 }
 
 /// Where a link goes: a resolved document of the bundle, or an external URL.
@@ -57,7 +74,7 @@ public enum LinkTarget: Sendable, Hashable, Codable {
 }
 
 extension Span: Codable {
-    private enum CodingKeys: String, CodingKey { case type, text, children, target }
+    private enum CodingKeys: String, CodingKey { case type, text, children, target, number, blocks }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -73,6 +90,11 @@ extension Span: Codable {
         case "link": self = .link(try container.decode(LinkTarget.self, forKey: .target), try children())
         case "tag": self = .tag(try container.decode(String.self, forKey: .text))
         case "lineBreak": self = .lineBreak
+        case "footnote":
+            self = .footnote(
+                Footnote(
+                    number: try container.decode(Int.self, forKey: .number),
+                    blocks: try container.decode([Block].self, forKey: .blocks)))
         default:
             // A span type from a newer minor version: keep its text if it has any.
             self = .text((try? container.decode(String.self, forKey: .text)) ?? "")
@@ -109,6 +131,10 @@ extension Span: Codable {
             try container.encode(text, forKey: .text)
         case .lineBreak:
             try container.encode("lineBreak", forKey: .type)
+        case .footnote(let footnote):
+            try container.encode("footnote", forKey: .type)
+            try container.encode(footnote.number, forKey: .number)
+            try container.encode(footnote.blocks, forKey: .blocks)
         }
     }
 }
@@ -121,6 +147,8 @@ extension Array where Element == Span {
             case .text(let text), .code(let text): text
             case .tag(let text): "#" + text
             case .lineBreak: "\n"
+            // A footnote is read apart from the text it annotates.
+            case .footnote: ""
             case .bold(let children), .italic(let children), .strikethrough(let children),
                 .highlight(let children), .link(_, let children):
                 children.plainText
@@ -176,6 +204,10 @@ extension Span: CanonicalJSONWritable {
                 json.member("type", "tag")
             case .lineBreak:
                 json.member("type", "lineBreak")
+            case .footnote(let footnote):
+                json.member("blocks", footnote.blocks)
+                json.member("number", footnote.number)
+                json.member("type", "footnote")
             }
         }
     }

@@ -1,0 +1,130 @@
+/// Obsidian syntax that cmark's formatting split across sibling inlines: a wikilink or embed
+/// whose text holds formatting (`[[Note|Example **bold** text]]`), and an inline footnote
+/// (`^[a note]`), which may hold formatting and links or none.
+///
+/// cmark reads emphasis before Obsidian's syntax is looked for, so `[[Note|**bold**]]` arrives
+/// as the text `[[Note|`, a strong span and the text `]]`; Obsidian reads the link first, and
+/// shows its text with the formatting. Found by ``find(in:at:)`` from the text where the syntax
+/// opens, up to the text where it closes.
+struct SpanningInline {
+    enum Kind: Equatable { case wikiLink, embed, footnote }
+
+    let kind: Kind
+    /// The text before the opening `[[`, `![[` or `^[`.
+    let before: String
+    /// The opening as written, up to the end of its text: what the source is searched for.
+    let opening: String
+    /// What stands between the opening and the closing `]]` or `]`.
+    let inner: [Inline]
+    /// The text after the closing.
+    let after: String
+    /// The index of the last inline it takes.
+    let end: Int
+
+    /// The syntax opening in the text at `index` and closing in it or a later sibling; nil when
+    /// the text opens none, or what it opens does not close among its siblings.
+    ///
+    /// A wikilink that closes in its own text is ``ObsidianInlines/scan(_:locator:)``'s, and is
+    /// not found here; an inline footnote is found here either way.
+    static func find(in inlines: [Inline], at index: Int) -> SpanningInline? {
+        guard case .text(let text) = inlines[index], let (kind, start) = opening(in: text) else { return nil }
+        let openingLength = kind == .footnote ? 2 : (kind == .embed ? 3 : 2)
+        let innerStart = text.utf8.index(start, offsetBy: openingLength)
+        let before = String(text[..<start])
+        let opening = String(text[start...])
+        if kind == .footnote, let close = closingBracket(in: text[innerStart...], depth: 1) {
+            let inner = String(text[innerStart..<close])
+            return SpanningInline(
+                kind: kind, before: before, opening: String(text[start...close]),
+                inner: inner.isEmpty ? [] : [.text(inner)], after: String(text[text.index(after: close)...]), end: index
+            )
+        }
+        var inner: [Inline] = []
+        let head = String(text[innerStart...])
+        if !head.isEmpty { inner.append(.text(head)) }
+        var depth = 1
+        var next = index + 1
+        while next < inlines.count {
+            let inline = inlines[next]
+            switch inline {
+            case .text(let later):
+                if kind == .footnote {
+                    if let close = closingBracket(in: later[...], depth: depth) {
+                        let part = String(later[..<close])
+                        if !part.isEmpty { inner.append(.text(part)) }
+                        return SpanningInline(
+                            kind: kind, before: before, opening: opening, inner: inner,
+                            after: String(later[later.index(after: close)...]), end: next)
+                    }
+                    depth = later.utf8.reduce(depth) { depth, byte in
+                        byte == UInt8(ascii: "[") ? depth + 1 : (byte == UInt8(ascii: "]") ? depth - 1 : depth)
+                    }
+                } else if let close = later.utf8.firstRange(of: "]]".utf8) {
+                    let part = String(later[..<close.lowerBound])
+                    if part.containsBytes("[") || part.containsBytes("]") { return nil }
+                    if !part.isEmpty { inner.append(.text(part)) }
+                    return SpanningInline(
+                        kind: kind, before: before, opening: opening, inner: inner,
+                        after: String(later[close.upperBound...]), end: next)
+                } else if later.containsBytes("[") || later.containsBytes("]") {
+                    // Brackets of another kind inside a link's text: not a link Obsidian would read.
+                    return nil
+                }
+                inner.append(inline)
+            case .emphasis, .strong, .strikethrough, .code:
+                inner.append(inline)
+            case .softBreak, .link, .footnote:
+                // A footnote's text may run over lines and hold links; a link's may not.
+                guard kind == .footnote else { return nil }
+                inner.append(inline)
+            default:
+                return nil
+            }
+            next += 1
+        }
+        return nil
+    }
+
+    /// The first opening in `text` that this type finds: `^[`, or `[[` / `![[` not closed in the text.
+    private static func opening(in text: String) -> (Kind, String.Index)? {
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            let next = bytes.index(after: index)
+            if byte == UInt8(ascii: "^"), next < bytes.endIndex, bytes[next] == UInt8(ascii: "[") {
+                return (.footnote, index)
+            }
+            if byte == UInt8(ascii: "["), next < bytes.endIndex, bytes[next] == UInt8(ascii: "[") {
+                let rest = text[bytes.index(after: next)...]
+                guard !rest.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == 0x0A })
+                else {
+                    // Closed here (scan's to read), or holding another bracket: look further on.
+                    index = next
+                    continue
+                }
+                let isEmbed = index > bytes.startIndex && bytes[bytes.index(before: index)] == UInt8(ascii: "!")
+                return isEmbed ? (.embed, bytes.index(before: index)) : (.wikiLink, index)
+            }
+            index = next
+        }
+        return nil
+    }
+
+    /// The `]` that brings `depth` open brackets to none in `text`, counting `[` and `]` on the way.
+    private static func closingBracket(in text: Substring, depth: Int) -> String.Index? {
+        var depth = depth
+        var index = text.utf8.startIndex
+        while index < text.utf8.endIndex {
+            switch text.utf8[index] {
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+            index = text.utf8.index(after: index)
+        }
+        return nil
+    }
+}
