@@ -62,7 +62,8 @@ def main() -> None:
                 save(out / "frontmatter", found)
         # Vaults of a few files each: the settings, then four neighbouring files.
         for start in range(0, max(len(files), 1), 2):
-            parts = [bytes([CONFIG]) + config.read_bytes()] if config.exists() else []
+            # The settings' place is 0, but a 0 byte separates files: 12 is the same place, mod 12.
+            parts = [bytes([CONFIG + 12]) + config.read_bytes()] if config.exists() else []
             used = set()
             for path in files[start:start + 4]:
                 slot = place(path)
