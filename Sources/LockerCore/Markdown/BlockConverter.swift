@@ -110,10 +110,15 @@ struct BlockConverter {
             var items: [ParsedListItem] = []
             var isTask = false
             for child in node.children {
-                guard case .item(let task) = child.kind, enter(child) else { continue }
-                if task != nil { isTask = true }
+                guard case .item(var task) = child.kind, enter(child) else { continue }
                 var children = blocks(child.children)
                 depth -= 1
+                if task == nil, Self.hasOtherTaskBox(child) {
+                    // Obsidian's `- [?] item`, `- [-] item`: any character in the box ticks it.
+                    task = true
+                    Self.dropTaskBox(&children)
+                }
+                if task != nil { isTask = true }
                 var blockID: String?
                 if let last = children.indices.last, let id = children[last].blockID,
                     case .paragraph = children[last].content
@@ -566,6 +571,10 @@ struct BlockConverter {
                 if let bar = alt.lastIndex(of: "|"), let parsed = Self.size(String(alt[alt.index(after: bar)...])) {
                     size = parsed
                     altText = String(alt[..<bar]).trimmingWhitespace
+                } else if let parsed = Self.size(alt) {
+                    // `![250](image.png)`: a size alone, as Obsidian reads it.
+                    size = parsed
+                    altText = ""
                 }
                 result.append(
                     ParsedBlock(
@@ -578,6 +587,29 @@ struct BlockConverter {
         flush()
         if let blockID, let last = result.indices.last { result[last].blockID = blockID }
         return result
+    }
+
+    /// Whether a list item cmark read as plain starts with a box holding one character other
+    /// than a space or `x` (`[?] `, `[-] `), read from cmark's text, where an escaped `\[` is a
+    /// stand-in and so no box.
+    private static func hasOtherTaskBox(_ item: MarkdownNode) -> Bool {
+        guard let paragraph = item.children.first, case .paragraph = paragraph.kind,
+            let text = paragraph.children.first, case .text = text.kind
+        else { return false }
+        let literal = text.literal
+        guard literal.hasPrefix("["), literal.count >= 4 else { return false }
+        let characters = Array(literal.prefix(4))
+        return characters[2] == "]" && characters[3] == " " && !characters[1].isWhitespace
+    }
+
+    /// Removes the `[?] ` that ``hasOtherTaskBox(_:)`` found from the item's first paragraph.
+    private static func dropTaskBox(_ blocks: inout [ParsedBlock]) {
+        guard case .paragraph(var inlines)? = blocks.first?.content, case .text(let text)? = inlines.first else {
+            return
+        }
+        let rest = String(text.dropFirst(4))
+        if rest.isEmpty { inlines.removeFirst() } else { inlines[0] = .text(rest) }
+        blocks[0].content = .paragraph(inlines)
     }
 
     private static func isBlank(_ inline: Inline) -> Bool {
