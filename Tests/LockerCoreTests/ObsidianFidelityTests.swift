@@ -136,7 +136,7 @@ import Testing
         #expect(
             spans == [
                 .text("One"), .footnote(first), .text(", inline"), .footnote(inline), .text(", again"),
-                .footnote(first), .text("."),
+                .footnote(Footnote(number: 1, blocks: [])), .text("."),
             ])
         #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
     }
@@ -168,6 +168,34 @@ import Testing
         #expect(spans == [.text("Text"), .footnote(footnote), .text(".")])
         let broken = try #require(diagnostics.with(.linkBroken).first)
         #expect(broken.position == marked.markers["1"])
+    }
+
+    /// Definitions that refer to each other several times are copied once each, not at every
+    /// reference: sixteen lines once made a bundle of hundreds of megabytes.
+    @Test func nestedFootnotesStayTheSizeOfTheirText() throws {
+        var lines = ["Start[^f0]", ""]
+        for level in 0..<16 { lines.append("[^f\(level)]: x" + String(repeating: "[^f\(level + 1)]", count: 3)) }
+        lines.append("[^f16]: end")
+        let (spans, _) = try spans(lines.joined(separator: "\n"))
+        let size = try JSONEncoder().encode(spans).count
+        #expect(size < 10_000, "\(size) bytes")
+        // The chain is there once: f0 holds f1 holds … f16.
+        var depth = 0
+        var current = spans
+        while case .footnote(let footnote)? = current.first(where: { if case .footnote = $0 { true } else { false } }),
+            case .paragraph(let inner)? = footnote.blocks.first?.content
+        {
+            depth += 1
+            current = inner
+        }
+        #expect(depth == 17)
+    }
+
+    /// A reference inside link text is numbered like any other.
+    @Test func aFootnoteInLinkTextIsNumbered() throws {
+        let (spans, _) = try spans("[see[^a]](https://example.org)\n\n[^a]: A\n")
+        let footnote = Footnote(number: 1, blocks: [Block(.paragraph([.text("A")]))])
+        #expect(spans == [.link(.url("https://example.org"), [.text("see"), .footnote(footnote)])])
     }
 
     // 5. An image with a fragment is the image: Obsidian's `#…` after a file is display data.

@@ -270,7 +270,10 @@ struct DocumentBuilder {
                 resolver.unresolvedSeverity, .linkBroken, "no note named '\(target)'", at: position,
                 hint: "create the note, or fix the link")
         case .ambiguous(let chosen, let candidates):
-            let others = candidates.filter { $0 != chosen }.map { index.notes[$0].path }.joined(separator: ", ")
+            // Translations of the note chosen are not others.
+            let chosenIdentity = index.identity(of: chosen)
+            let others = candidates.filter { index.identity(of: $0) != chosenIdentity }.map { index.notes[$0].path }
+                .joined(separator: ", ")
             let path = index.notes[chosen].path
             report(
                 .warning, .linkAmbiguous,

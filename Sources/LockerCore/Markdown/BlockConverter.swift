@@ -25,9 +25,6 @@ struct BlockConverter {
     private var definitions: [Int: MarkdownNode] = [:]
     /// Each footnote's number, by its key (``ParsedFootnote/key``), in the order first referenced.
     private var footnoteNumbers: [Int: Int] = [:]
-    /// Each definition's blocks, converted when first referenced; a definition being converted
-    /// has none, so one that refers to itself ends.
-    private var definitionBlocks: [Int: [ParsedBlock]] = [:]
     /// The key the next inline footnote gets: inline footnotes count down from -1, apart from
     /// definitions' numbers.
     private var nextInlineFootnote = -1
@@ -299,8 +296,13 @@ struct BlockConverter {
             if let spanning = SpanningInline.find(in: items, at: index) {
                 if !spanning.before.isEmpty { result += finishText(spanning.before, locator: &locator) }
                 result.append(joined(spanning, locator: &locator))
-                // The text after it is read next: it may open more.
-                items.replaceSubrange(index...spanning.end, with: spanning.after.isEmpty ? [] : [.text(spanning.after)])
+                // The text after it is read next, in place of the last inline taken: it may open more.
+                if spanning.after.isEmpty {
+                    index = spanning.end + 1
+                } else {
+                    index = spanning.end
+                    items[index] = .text(spanning.after)
+                }
                 continue
             }
             switch items[index] {
@@ -309,12 +311,9 @@ struct BlockConverter {
             case .strong(let children): result.append(.strong(finish(children, locator: &locator)))
             case .strikethrough(let children): result.append(.strikethrough(finish(children, locator: &locator)))
             case .link(let destination, let children, let at):
-                // Link text keeps its formatting but gets no links of its own.
-                result.append(.link(destination: destination, children: children, position: at))
-            case .footnote(var footnote):
-                footnote.number = number(ofFootnote: footnote.key)
-                footnote.blocks = definition(footnote.key)
-                result.append(.footnote(footnote))
+                // Link text keeps its formatting but gets no links of its own; its footnotes count.
+                result.append(.link(destination: destination, children: numberingFootnotes(children), position: at))
+            case .footnote(let footnote): result.append(.footnote(numbered(footnote)))
             case let inline: result.append(inline)
             }
             index += 1
@@ -372,7 +371,7 @@ struct BlockConverter {
             link.target = EscapedPunctuation.restored(link.target)
             link.position = position
             if var display {
-                display = unescaped(display)
+                display = ObsidianInlines.highlights(unescaped(display))
                 Self.trimBlank(&display)
                 let plain = display.plainText.trimmingWhitespace
                 link.display = plain.isEmpty ? nil : plain
@@ -384,6 +383,30 @@ struct BlockConverter {
         }
     }
 
+    /// The footnote numbered, with its definition's blocks at the note's first reference to it
+    /// only: later references carry the number alone. Copying a definition to every reference
+    /// would let a few lines of definitions that refer to each other grow without bound.
+    private mutating func numbered(_ footnote: ParsedFootnote) -> ParsedFootnote {
+        var footnote = footnote
+        let isFirst = footnoteNumbers[footnote.key] == nil
+        footnote.number = number(ofFootnote: footnote.key)
+        footnote.blocks = isFirst ? definition(footnote.key) : []
+        return footnote
+    }
+
+    /// Footnotes inside link text numbered, at any depth of formatting.
+    private mutating func numberingFootnotes(_ inlines: [Inline]) -> [Inline] {
+        inlines.map { inline in
+            switch inline {
+            case .footnote(let footnote): .footnote(numbered(footnote))
+            case .emphasis(let children): .emphasis(numberingFootnotes(children))
+            case .strong(let children): .strong(numberingFootnotes(children))
+            case .strikethrough(let children): .strikethrough(numberingFootnotes(children))
+            default: inline
+            }
+        }
+    }
+
     /// The number of the footnote `key`, given when the note first refers to it.
     private mutating func number(ofFootnote key: Int) -> Int {
         if let number = footnoteNumbers[key] { return number }
@@ -392,16 +415,11 @@ struct BlockConverter {
         return number
     }
 
-    /// The blocks of the definition cmark numbered `key`, converted once.
+    /// The blocks of the definition cmark numbered `key`: converted at its first reference only.
     private mutating func definition(_ key: Int) -> [ParsedBlock] {
-        if let blocks = definitionBlocks[key] { return blocks }
-        guard let node = definitions[key] else { return [] }
-        definitionBlocks[key] = []
-        guard enter(node) else { return [] }
-        let blocks = self.blocks(node.children)
-        depth -= 1
-        definitionBlocks[key] = blocks
-        return blocks
+        guard let node = definitions[key], enter(node) else { return [] }
+        defer { depth -= 1 }
+        return blocks(node.children)
     }
 
     /// Reports each `[^label]` in `text`: cmark leaves a reference as text when its note has no definition.

@@ -117,7 +117,15 @@ enum MarkdownParser {
         case "strong": return .strong
         case "strikethrough": return .strikethrough
         case "link":
-            return .link(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
+            // An autolink (`<http://…>`, a bare URL) is its own text: there backslashes escape
+            // nothing, so its stand-ins turn back into the backslashes written.
+            let url = MarkdownParser.string(cmark_node_get_url(node))
+            let text = cmark_node_first_child(node).map { MarkdownParser.string(cmark_node_get_literal($0)) }
+            let isAutolink = text.map { url == $0 || url == "mailto:" + $0 } ?? false
+            let written =
+                !standIns
+                ? url : (isAutolink ? EscapedPunctuation.restoredVerbatim(url) : EscapedPunctuation.restored(url))
+            return .link(url: written, title: string(cmark_node_get_title(node)))
         case "image":
             return .image(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
         default: return .other(name)

@@ -10,6 +10,8 @@ struct SourceLocator {
     let fallback: SourcePosition
     /// Where the last token located starts: its 1-based line and byte column.
     private var lastFound: (line: Int, byteColumn: Int)?
+    /// The last position worked out: its line, byte column and column.
+    private var lastPosition: (line: Int, byteColumn: Int, column: Int)?
 
     init(source: SourceText, firstLine: Int, byteColumn: Int, lastLine: Int) {
         self.source = source
@@ -27,10 +29,28 @@ struct SourceLocator {
                 lastFound = found
                 line = found.line
                 byteColumn = found.byteColumn + needle.utf8.count
-                return source.position(line: found.line, byteColumn: found.byteColumn)
+                return position(line: found.line, byteColumn: found.byteColumn)
             }
         }
+        lastFound = nil
         return fallback
+    }
+
+    /// The position of a byte column, counted on from the last one given on the same line:
+    /// counting each from the line's start would make a long line of many links quadratic.
+    private mutating func position(line: Int, byteColumn: Int) -> SourcePosition {
+        guard let last = lastPosition, last.line == line, last.byteColumn <= byteColumn else {
+            let position = source.position(line: line, byteColumn: byteColumn)
+            lastPosition = (line, byteColumn, position.column)
+            return position
+        }
+        let bytes = source.lineBytes(line)
+        let from = min(bytes.endIndex, bytes.startIndex + last.byteColumn - 1)
+        let to = min(bytes.endIndex, bytes.startIndex + byteColumn - 1)
+        // Scalars start at every byte that is not a UTF-8 continuation byte.
+        let column = last.column + bytes[from..<to].reduce(0) { $0 + (($1 & 0xC0) == 0x80 ? 0 : 1) }
+        lastPosition = (line, byteColumn, column)
+        return SourcePosition(line: line, column: column)
     }
 
     /// What stands between `[[` and `]]` in the link last located, as written; nil when that

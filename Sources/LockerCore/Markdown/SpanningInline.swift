@@ -44,7 +44,10 @@ struct SpanningInline {
         if !head.isEmpty { inner.append(.text(head)) }
         var depth = 1
         var next = index + 1
-        while next < inlines.count {
+        // A link's or footnote's text holds a few spans: looking no further than this keeps a
+        // paragraph of many openings that never close linear.
+        let last = min(inlines.count, index + 1 + lookahead)
+        while next < last {
             let inline = inlines[next]
             switch inline {
             case .text(let later):
@@ -84,6 +87,9 @@ struct SpanningInline {
         }
         return nil
     }
+
+    /// How many inlines after its opening a link or footnote may take.
+    static let lookahead = 64
 
     /// The first opening in `text` that this type finds: `^[`, or `[[` / `![[` not closed in the text.
     private static func opening(in text: String) -> (Kind, String.Index)? {

@@ -233,7 +233,10 @@ public struct HTMLRenderer {
     /// it needs no IDs, and a card or checklist item keeps its own footnotes.
     private func footnote(_ footnote: Footnote, into out: inout String) {
         let number = String(footnote.number)
-        out += "<sup class=\"footnote-ref\">\(number)</sup><span class=\"footnote\" role=\"note\">"
+        out += "<sup class=\"footnote-ref\">\(number)</sup>"
+        // A later reference to a footnote carries its number only: the note is at the first.
+        guard !footnote.blocks.isEmpty else { return }
+        out += "<span class=\"footnote\" role=\"note\">"
         out += "<span class=\"footnote-number\">\(number)</span> "
         // Phrasing content only, as inside a paragraph: paragraphs by their spans, other blocks as text.
         for (offset, block) in footnote.blocks.enumerated() {

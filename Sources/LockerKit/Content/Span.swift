@@ -28,7 +28,8 @@ public struct Footnote: Sendable, Hashable, Codable {
     /// 1, 2, … in the order the note first refers to its footnotes; every reference to one
     /// footnote has its number.
     public var number: Int
-    /// The footnote's text: usually one paragraph.
+    /// The footnote's text, usually one paragraph, at the note's first reference to it; empty
+    /// at a later reference, which shows the number alone.
     public var blocks: [Block]
 
     public init(number: Int, blocks: [Block]) {
