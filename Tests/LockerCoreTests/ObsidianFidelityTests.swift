@@ -198,6 +198,61 @@ import Testing
         #expect(spans == [.link(.url("https://example.org"), [.text("see"), .footnote(footnote)])])
     }
 
+    // Math: TeX is not markdown.
+    @Test func inlineMathIsTeXNotMarkdown() throws {
+        let (spans, diagnostics) = try spans(##"Area $a_1 * b_2 * c$, a sign \$x$ and `$code$`."##)
+        #expect(
+            spans == [.text("Area "), .math("a_1 * b_2 * c"), .text(", a sign $x$ and "), .code("$code$"), .text(".")])
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+        // A `$` with a space inside it, or a digit after it, does not close: this is money.
+        #expect(try self.spans("Fuel $5 and oil $10.").spans == [.text("Fuel $5 and oil $10.")])
+    }
+
+    @Test func displayMathIsABlock() throws {
+        let (blocks, _) = try blocks([
+            "note.md": ##"""
+            $$
+            \begin{vmatrix}a & b\\
+            c & d
+            \end{vmatrix}
+            $$
+
+            $$\sqrt{2}$$
+
+            > [!note] In a callout
+            > $$
+            > x^2 \{y\}
+            > $$
+
+            ```math
+            E = mc^2
+            ```
+
+            Unclosed $$ stays text
+            """##
+        ])
+        #expect(
+            blocks == [
+                Block(.math(##"\begin{vmatrix}a & b\\"## + "\n" + "c & d\n" + ##"\end{vmatrix}"##)),
+                Block(.math(##"\sqrt{2}"##)),
+                Block(
+                    .callout(
+                        Block.Callout(
+                            calloutType: "note", title: [.text("In a callout")], fold: nil,
+                            blocks: [Block(.math(##"x^2 \{y\}"##))]))),
+                Block(.math("E = mc^2")),
+                Block(.paragraph([.text("Unclosed $$ stays text")])),
+            ])
+    }
+
+    /// Math keeps every later position true: the fences change length, no other line does.
+    @Test func positionsAfterMathHold() throws {
+        let marked = MarkedText("$$\nx^2\n$$\n\nSee $a_1$ and 1️⃣[[Nowhere]].\n")
+        let (_, diagnostics) = try blocks(["note.md": marked.text])
+        let broken = try #require(diagnostics.with(.linkBroken).first)
+        #expect(broken.position == marked.markers["1"])
+    }
+
     // 5. An image with a fragment is the image: Obsidian's `#…` after a file is display data.
     @Test func anImageFragmentIsNotPartOfItsName() throws {
         let (blocks, diagnostics) = try blocks([

@@ -159,6 +159,7 @@ struct DocumentBuilder {
                     calloutType: type, title: title.map { spans($0) }, fold: fold, blocks: convertNested(children)))
         case .quote(let children): content = .quote(convertNested(children))
         case .code(let language, let text): content = .code(language: language, text: text)
+        case .math(let tex): content = .math(tex)
         case .table(let align, let header, let rows):
             content = .table(
                 Block.Table(align: align, header: header.map { spans($0) }, rows: rows.map { $0.map { spans($0) } }))
@@ -188,6 +189,7 @@ struct DocumentBuilder {
             case .strikethrough(let children): result.append(.strikethrough(spans(children)))
             case .highlight(let children): result.append(.highlight(spans(children)))
             case .code(let text): result.append(.code(text))
+            case .math(let tex): result.append(.math(tex))
             case .tag(let tag): result.append(.tag(tag))
             case .softBreak: result.append(.lineBreak)
             case .lineBreak: result.append(.lineBreak)

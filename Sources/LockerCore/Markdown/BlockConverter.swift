@@ -92,6 +92,11 @@ struct BlockConverter {
         let at = position(node)
         switch node.kind {
         case .paragraph:
+            // `$$tex$$` alone in its paragraph is display math, as Obsidian shows it.
+            if let only = node.children.first, node.children.count == 1, case .math(let tex, display: true) = only.kind
+            {
+                return [ParsedBlock(content: .math(tex), position: at)]
+            }
             var inlines = paragraphInlines(node)
             let blockID = Self.takeBlockID(&inlines)
             return lift(unescaped(inlines), blockID: blockID, at: at)
@@ -153,6 +158,8 @@ struct BlockConverter {
             var text = node.literal
             if text.hasSuffix("\n") { text.removeLast() }
             return [ParsedBlock(content: .code(language: language, text: text), position: at)]
+        case .mathBlock(let tex):
+            return [ParsedBlock(content: .math(tex), position: at)]
         case .thematicBreak:
             return [ParsedBlock(content: .rule, position: at)]
         case .table(let alignments):
@@ -245,6 +252,7 @@ struct BlockConverter {
             case .softBreak: result.append(.softBreak)
             case .lineBreak: result.append(.lineBreak)
             case .code: result.append(.code(node.literal))
+            case .math(let tex, _): result.append(.math(tex))
             case .emphasis: if let inner = nestedInlines(node) { result.append(.emphasis(inner)) }
             case .strong: if let inner = nestedInlines(node) { result.append(.strong(inner)) }
             case .strikethrough: if let inner = nestedInlines(node) { result.append(.strikethrough(inner)) }
@@ -479,7 +487,7 @@ struct BlockConverter {
         case .embed(let wikiLink): return .embed(link(wikiLink))
         case .image(let source, let alt, let position):
             return .image(source: source, alt: text(alt), position: position)
-        case .code, .tag, .softBreak, .lineBreak, .footnote: return inline
+        case .code, .math, .tag, .softBreak, .lineBreak, .footnote: return inline
         }
     }
 

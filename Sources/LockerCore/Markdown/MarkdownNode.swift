@@ -11,6 +11,8 @@ struct MarkdownNode {
         /// A list item; `task` is nil for a plain item, else whether the box is ticked.
         case item(task: Bool?)
         case codeBlock(info: String)
+        /// Display math: `$$…$$` on lines of its own, or a `math` code block.
+        case mathBlock(tex: String)
         case htmlBlock
         case paragraph
         case heading(level: Int)
@@ -22,6 +24,8 @@ struct MarkdownNode {
         case softBreak
         case lineBreak
         case code
+        /// Inline math, `$…$`, or `$$…$$` in a line of text (`display`).
+        case math(tex: String, display: Bool)
         case htmlInline
         case emphasis
         case strong
@@ -40,9 +44,25 @@ struct MarkdownNode {
     /// The node in cmark's tree; valid only inside ``MarkdownParser/parse(_:_:)``'s closure.
     /// Nil only for the empty document given when cmark could not allocate.
     let pointer: OpaquePointer?
-    /// Whether the text was read with stand-ins for escaped syntax characters
-    /// (``EscapedPunctuation``), which the node's strings give back.
-    var standIns = false
+    /// What cmark was not shown of the note, shared by every node of its tree.
+    var context: Context? = nil
+
+    /// What the text cmark read hid of the note: escapes, and math.
+    final class Context {
+        /// Whether escaped syntax characters were replaced by stand-ins (``EscapedPunctuation``),
+        /// which the node's strings give back.
+        let standIns: Bool
+        /// The note's math, which cmark read as code (``MathRegions``).
+        let math: MathRegions
+
+        init(standIns: Bool, math: MathRegions) {
+            self.standIns = standIns
+            self.math = math
+        }
+    }
+
+    /// Whether escaped syntax characters were replaced by stand-ins.
+    var standIns: Bool { context?.standIns ?? false }
 
     // Its kind, literal, positions and children are read from cmark in MarkdownParser.swift.
 }

@@ -34,8 +34,9 @@ enum MarkdownParser {
                 cmark_parser_attach_syntax_extension(parser, syntax)
             }
         }
-        let protected = EscapedPunctuation.protect(text)
-        var text = protected ?? text
+        let math = MathRegions.protect(text)
+        let protected = EscapedPunctuation.protect(math?.text ?? text)
+        var text = protected ?? math?.text ?? text
         text.withUTF8 { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -48,14 +49,16 @@ enum MarkdownParser {
         inlines.unlock()
         guard let root = finished else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_node_free(root) }
-        return body(MarkdownNode(pointer: root, standIns: protected != nil))
+        let context = MarkdownNode.Context(standIns: protected != nil, math: math?.math ?? MathRegions())
+        return body(MarkdownNode(pointer: root, context: context))
     }
 
     fileprivate static func string(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    fileprivate static func kind(of node: OpaquePointer, standIns: Bool) -> MarkdownNode.Kind {
+    fileprivate static func kind(of node: OpaquePointer, context: MarkdownNode.Context?) -> MarkdownNode.Kind {
+        let standIns = context?.standIns ?? false
         // URLs, titles and info strings have their escapes resolved, as text has.
         func string(_ pointer: UnsafePointer<CChar>?) -> String {
             let text = MarkdownParser.string(pointer)
@@ -90,7 +93,16 @@ enum MarkdownParser {
                 tight: cmark_node_get_list_tight(node) != 0)
         case "item": return .item(task: nil)
         case "tasklist": return .item(task: cmark_gfm_extensions_get_tasklist_item_checked(node))
-        case "code_block": return .codeBlock(info: string(cmark_node_get_fence_info(node)))
+        case "code_block":
+            let info = string(cmark_node_get_fence_info(node))
+            // A `math` block, GitHub's form, or Obsidian's `$$` made into one (``MathRegions``).
+            if info == "math" {
+                let line = Int(cmark_node_get_start_line(node))
+                var literal = MarkdownParser.string(cmark_node_get_literal(node))
+                if literal.hasSuffix("\n") { literal.removeLast() }
+                return .mathBlock(tex: context?.math.display[line] ?? literal)
+            }
+            return .codeBlock(info: info)
         case "html_block": return .htmlBlock
         case "paragraph": return .paragraph
         case "heading": return .heading(level: Int(cmark_node_get_heading_level(node)))
@@ -111,7 +123,15 @@ enum MarkdownParser {
         case "text": return .text
         case "softbreak": return .softBreak
         case "linebreak": return .lineBreak
-        case "code": return .code
+        case "code":
+            if let math = context?.math, !math.isEmpty,
+                let found = math.inlineMath(
+                    line: Int(cmark_node_get_start_line(node)),
+                    literal: MarkdownParser.string(cmark_node_get_literal(node)))
+            {
+                return .math(tex: found.tex, display: found.display)
+            }
+            return .code
         case "html_inline": return .htmlInline
         case "emph": return .emphasis
         case "strong": return .strong
@@ -137,7 +157,7 @@ extension MarkdownNode {
     /// What the node is, with what its kind carries.
     var kind: Kind {
         guard let pointer else { return .document }
-        return MarkdownParser.kind(of: pointer, standIns: standIns)
+        return MarkdownParser.kind(of: pointer, context: context)
     }
 
     /// The node's literal text (text, code, code blocks, HTML). Text keeps the stand-ins of
@@ -162,7 +182,7 @@ extension MarkdownNode {
         var result: [MarkdownNode] = []
         var child = pointer.flatMap { cmark_node_first_child($0) }
         while let node = child {
-            result.append(MarkdownNode(pointer: node, standIns: standIns))
+            result.append(MarkdownNode(pointer: node, context: context))
             child = cmark_node_next(node)
         }
         return result

@@ -74,7 +74,7 @@ struct SpanningInline {
                     return nil
                 }
                 inner.append(inline)
-            case .emphasis, .strong, .strikethrough, .code:
+            case .emphasis, .strong, .strikethrough, .code, .math:
                 inner.append(inline)
             case .softBreak, .link, .footnote:
                 // A footnote's text may run over lines and hold links; a link's may not.

@@ -25,6 +25,8 @@ enum Inline: Sendable, Hashable {
     case strikethrough([Inline])
     case highlight([Inline])
     case code(String)
+    /// Inline math, its TeX.
+    case math(String)
     indirect case wikiLink(WikiLink)
     /// A markdown link: a URL, or a path to a note or file in the vault.
     indirect case link(destination: String, children: [Inline], position: SourcePosition)
@@ -57,6 +59,8 @@ struct ParsedBlock: Sendable, Hashable {
         indirect case callout(type: String, title: [Inline]?, fold: Block.Callout.Fold?, blocks: [ParsedBlock])
         case quote([ParsedBlock])
         case code(language: String?, text: String)
+        /// Display math, its TeX.
+        case math(String)
         case table(align: [Block.Table.Alignment], header: [[Inline]], rows: [[[Inline]]])
         /// An image: a vault path or URL, with its alt text and an optional size.
         indirect case image(source: String, alt: String, width: Int?, height: Int?)

@@ -80,6 +80,9 @@ public struct HTMLRenderer {
         case .code(let language, let text):
             let languageClass = language.map { " class=\"language-\(Self.cssName($0))\"" } ?? ""
             out += "<pre\(id)><code\(languageClass)>\(Self.escape(text))</code></pre>\n"
+        case .math(let tex):
+            // The TeX as written: the site loads no script to typeset it.
+            out += "<pre class=\"math\"\(id)><code>\(Self.escape(tex))</code></pre>\n"
         case .table(let table):
             out += "<div class=\"table\"\(id)><table>\n<thead><tr>"
             for (column, cell) in table.header.enumerated() {
@@ -200,6 +203,10 @@ public struct HTMLRenderer {
             case .code(let text):
                 out += "<code>"
                 Self.escape(text, into: &out)
+                out += "</code>"
+            case .math(let tex):
+                out += "<code class=\"math\">"
+                Self.escape(tex, into: &out)
                 out += "</code>"
             case .tag(let tag):
                 out += "<span class=\"tag\">#"

@@ -271,7 +271,8 @@ public enum BundleSchema {
     public static let major = 1
     /// Bumped when fields or kinds are added that old readers may ignore.
     /// 1.1 added checklists and decks, and counts in index entries; 1.2 the manifest's
-    /// `version`, `expires` and `signedBy`, and its signature file; 1.3 the `footnote` span.
+    /// `version`, `expires` and `signedBy`, and its signature file; 1.3 the `footnote` and `math`
+    /// spans and the `math` block.
     public static let minor = 3
     /// `major.minor` as written in the manifest.
     public static var version: String { "\(major).\(minor)" }

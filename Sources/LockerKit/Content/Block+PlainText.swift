@@ -30,7 +30,7 @@ extension Block {
             return Self.prefix([title, callout.blocks.plainText].filter { !$0.isEmpty }.joined(separator: "\n"), "│ ")
         case .quote(let blocks):
             return Self.prefix(blocks.plainText, "│ ")
-        case .code(_, let text):
+        case .code(_, let text), .math(let text):
             return Self.prefix(text, "    ")
         case .table(let table):
             return ([table.header] + table.rows).map { $0.map(\.plainText).joined(separator: " | ") }.joined(

@@ -22,6 +22,8 @@ public struct Block: Sendable, Hashable, Codable {
         case quote([Block])
         /// A code block, shown verbatim.
         case code(language: String?, text: String)
+        /// Display math: TeX, as Obsidian's `$$…$$` holds it (1.3).
+        case math(String)
         /// A table with a header row.
         case table(Table)
         /// An image, from the bundle's assets or a URL.
@@ -150,6 +152,7 @@ extension Block {
             content = .code(
                 language: try container.decodeIfPresent(String.self, forKey: .language),
                 text: try container.decode(String.self, forKey: .text))
+        case "math": content = .math(try container.decode(String.self, forKey: .text))
         case "table": content = .table(try container.decode(Table.self, forKey: .table))
         case "image": content = .image(try container.decode(Image.self, forKey: .image))
         case "embed": content = .embed(try container.decode(Embed.self, forKey: .embed))
@@ -180,6 +183,9 @@ extension Block {
             try container.encode("code", forKey: .type)
             try container.encodeIfPresent(language, forKey: .language)
             try container.encode(text, forKey: .text)
+        case .math(let tex):
+            try container.encode("math", forKey: .type)
+            try container.encode(tex, forKey: .text)
         case .table(let table):
             try container.encode("table", forKey: .type)
             try container.encode(table, forKey: .table)
@@ -216,6 +222,9 @@ extension Block: CanonicalJSONWritable {
                 json.member("language", language)
                 json.member("text", text)
                 json.member("type", "code")
+            case .math(let tex):
+                json.member("text", tex)
+                json.member("type", "math")
             case .table(let table):
                 json.member("table", table)
                 json.member("type", "table")

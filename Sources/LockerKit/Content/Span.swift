@@ -12,6 +12,8 @@ public enum Span: Sendable, Hashable {
     case highlight([Span])
     /// Inline code, shown verbatim.
     case code(String)
+    /// Inline math: TeX, as Obsidian's `$…$` holds it (1.3).
+    case math(String)
     /// A link to another document or to a URL.
     indirect case link(LinkTarget, [Span])
     /// An Obsidian `#tag`, without the `#`.
@@ -88,6 +90,7 @@ extension Span: Codable {
         case "strikethrough": self = .strikethrough(try children())
         case "highlight": self = .highlight(try children())
         case "code": self = .code(try container.decode(String.self, forKey: .text))
+        case "math": self = .math(try container.decode(String.self, forKey: .text))
         case "link": self = .link(try container.decode(LinkTarget.self, forKey: .target), try children())
         case "tag": self = .tag(try container.decode(String.self, forKey: .text))
         case "lineBreak": self = .lineBreak
@@ -123,6 +126,9 @@ extension Span: Codable {
         case .code(let text):
             try container.encode("code", forKey: .type)
             try container.encode(text, forKey: .text)
+        case .math(let tex):
+            try container.encode("math", forKey: .type)
+            try container.encode(tex, forKey: .text)
         case .link(let target, let children):
             try container.encode("link", forKey: .type)
             try container.encode(target, forKey: .target)
@@ -145,7 +151,7 @@ extension Array where Element == Span {
     public var plainText: String {
         map { span -> String in
             switch span {
-            case .text(let text), .code(let text): text
+            case .text(let text), .code(let text), .math(let text): text
             case .tag(let text): "#" + text
             case .lineBreak: "\n"
             // A footnote is read apart from the text it annotates.
@@ -196,6 +202,9 @@ extension Span: CanonicalJSONWritable {
             case .code(let text):
                 json.member("text", text)
                 json.member("type", "code")
+            case .math(let tex):
+                json.member("text", tex)
+                json.member("type", "math")
             case .link(let target, let children):
                 json.member("children", children)
                 json.member("target", target)
