@@ -217,7 +217,7 @@ import Testing
             \end{vmatrix}
             $$
 
-            $$\sqrt{2}$$
+            Text $$\sqrt{2}$$ and text.
 
             > [!note] In a callout
             > $$
@@ -228,26 +228,40 @@ import Testing
             E = mc^2
             ```
 
+                indented $code$ and [a link](https://example.com/?a=$x$y)
+
             Unclosed $$ stays text
             """##
         ])
         #expect(
             blocks == [
                 Block(.math(##"\begin{vmatrix}a & b\\"## + "\n" + "c & d\n" + ##"\end{vmatrix}"##)),
-                Block(.math(##"\sqrt{2}"##)),
+                Block(.paragraph([.text("Text")])), Block(.math(##"\sqrt{2}"##)),
+                Block(.paragraph([.text("and text.")])),
                 Block(
                     .callout(
                         Block.Callout(
                             calloutType: "note", title: [.text("In a callout")], fold: nil,
                             blocks: [Block(.math(##"x^2 \{y\}"##))]))),
                 Block(.math("E = mc^2")),
+                Block(.code(language: nil, text: "indented $code$ and [a link](https://example.com/?a=$x$y)")),
                 Block(.paragraph([.text("Unclosed $$ stays text")])),
+            ])
+    }
+
+    /// Math and code on one line stay apart; a URL's dollars are the URL's.
+    @Test func mathBesideCodeAndURLs() throws {
+        let (spans, _) = try spans("A $x$ and `x`, $a$$b$, <https://example.com/$x$y>.")
+        #expect(
+            spans == [
+                .text("A "), .math("x"), .text(" and "), .code("x"), .text(", "), .math("a"), .math("b"), .text(", "),
+                .link(.url("https://example.com/$x$y"), [.text("https://example.com/$x$y")]), .text("."),
             ])
     }
 
     /// Math keeps every later position true: the fences change length, no other line does.
     @Test func positionsAfterMathHold() throws {
-        let marked = MarkedText("$$\nx^2\n$$\n\nSee $a_1$ and 1️⃣[[Nowhere]].\n")
+        let marked = MarkedText("$$\nx^2\n$$\n\nSee $f([[Nowhere]])$ and 1️⃣[[Nowhere]].\n")
         let (_, diagnostics) = try blocks(["note.md": marked.text])
         let broken = try #require(diagnostics.with(.linkBroken).first)
         #expect(broken.position == marked.markers["1"])

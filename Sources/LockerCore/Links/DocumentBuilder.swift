@@ -189,7 +189,7 @@ struct DocumentBuilder {
             case .strikethrough(let children): result.append(.strikethrough(spans(children)))
             case .highlight(let children): result.append(.highlight(spans(children)))
             case .code(let text): result.append(.code(text))
-            case .math(let tex): result.append(.math(tex))
+            case .math(let tex), .displayMath(let tex): result.append(.math(tex))
             case .tag(let tag): result.append(.tag(tag))
             case .softBreak: result.append(.lineBreak)
             case .lineBreak: result.append(.lineBreak)

@@ -92,11 +92,6 @@ struct BlockConverter {
         let at = position(node)
         switch node.kind {
         case .paragraph:
-            // `$$tex$$` alone in its paragraph is display math, as Obsidian shows it.
-            if let only = node.children.first, node.children.count == 1, case .math(let tex, display: true) = only.kind
-            {
-                return [ParsedBlock(content: .math(tex), position: at)]
-            }
             var inlines = paragraphInlines(node)
             let blockID = Self.takeBlockID(&inlines)
             return lift(unescaped(inlines), blockID: blockID, at: at)
@@ -252,7 +247,7 @@ struct BlockConverter {
             case .softBreak: result.append(.softBreak)
             case .lineBreak: result.append(.lineBreak)
             case .code: result.append(.code(node.literal))
-            case .math(let tex, _): result.append(.math(tex))
+            case .math(let tex, let display): result.append(display ? .displayMath(tex) : .math(tex))
             case .emphasis: if let inner = nestedInlines(node) { result.append(.emphasis(inner)) }
             case .strong: if let inner = nestedInlines(node) { result.append(.strong(inner)) }
             case .strikethrough: if let inner = nestedInlines(node) { result.append(.strikethrough(inner)) }
@@ -322,6 +317,10 @@ struct BlockConverter {
                 // Link text keeps its formatting but gets no links of its own; its footnotes count.
                 result.append(.link(destination: destination, children: numberingFootnotes(children), position: at))
             case .footnote(let footnote): result.append(.footnote(numbered(footnote)))
+            case .math(let tex), .displayMath(let tex):
+                // Past the TeX in the source, so that what follows is not looked for inside it.
+                _ = locator.locate(tex, prefix: "$")
+                result.append(items[index])
             case let inline: result.append(inline)
             }
             index += 1
@@ -487,7 +486,7 @@ struct BlockConverter {
         case .embed(let wikiLink): return .embed(link(wikiLink))
         case .image(let source, let alt, let position):
             return .image(source: source, alt: text(alt), position: position)
-        case .code, .math, .tag, .softBreak, .lineBreak, .footnote: return inline
+        case .code, .math, .displayMath, .tag, .softBreak, .lineBreak, .footnote: return inline
         }
     }
 
@@ -553,7 +552,13 @@ struct BlockConverter {
     /// Lifts embeds and images out of a paragraph into blocks of their own, splitting the text
     /// around them, as Obsidian shows them.
     private mutating func lift(_ inlines: [Inline], blockID: String?, at: SourcePosition) -> [ParsedBlock] {
-        guard inlines.contains(where: { if case .embed = $0 { true } else if case .image = $0 { true } else { false } })
+        guard
+            inlines.contains(where: {
+                switch $0 {
+                case .embed, .image, .displayMath: true
+                default: false
+                }
+            })
         else {
             return [ParsedBlock(content: .paragraph(inlines), blockID: blockID, position: at)]
         }
@@ -590,6 +595,10 @@ struct BlockConverter {
                     plain.isEmbed = false
                     pending.append(.wikiLink(plain))
                 }
+            case .displayMath(let tex):
+                // `$$…$$` is shown as a block, as Obsidian shows it, in the middle of text too.
+                flush()
+                result.append(ParsedBlock(content: .math(tex), position: at))
             case .image(let source, let alt, let position):
                 flush()
                 var altText = alt

@@ -56,7 +56,7 @@ enum CommentStripper {
     }
 
     /// A code fence (three or more backticks or tildes, indented up to three spaces) at `index`.
-    static func fenceRun(_ bytes: [UInt8], at index: Int) -> (byte: UInt8, count: Int)? {
+    private static func fenceRun(_ bytes: [UInt8], at index: Int) -> (byte: UInt8, count: Int)? {
         var cursor = index
         while cursor < bytes.count, cursor - index < 3, bytes[cursor] == 0x20 { cursor += 1 }
         guard cursor < bytes.count, bytes[cursor] == 0x60 || bytes[cursor] == 0x7E else { return nil }
@@ -66,8 +66,7 @@ enum CommentStripper {
         return run >= 3 ? (marker, run) : nil
     }
 
-    /// The offset of the newline ending the line `index` is on, or the text's end.
-    static func endOfLine(_ bytes: [UInt8], from index: Int) -> Int {
+    private static func endOfLine(_ bytes: [UInt8], from index: Int) -> Int {
         var cursor = index
         while cursor < bytes.count, bytes[cursor] != 0x0A { cursor += 1 }
         return cursor
@@ -76,7 +75,7 @@ enum CommentStripper {
     /// Past the code span opened by the backticks at `index`: its closing run of as many
     /// backticks, searched no further than the paragraph (a blank line). Past the opening run
     /// when it never closes, since then it is not code.
-    static func endOfCodeSpan(_ bytes: [UInt8], at index: Int) -> Int {
+    private static func endOfCodeSpan(_ bytes: [UInt8], at index: Int) -> Int {
         var run = 0
         while index + run < bytes.count, bytes[index + run] == 0x60 { run += 1 }
         var cursor = index + run

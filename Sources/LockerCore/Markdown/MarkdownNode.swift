@@ -44,25 +44,9 @@ struct MarkdownNode {
     /// The node in cmark's tree; valid only inside ``MarkdownParser/parse(_:_:)``'s closure.
     /// Nil only for the empty document given when cmark could not allocate.
     let pointer: OpaquePointer?
-    /// What cmark was not shown of the note, shared by every node of its tree.
-    var context: Context? = nil
-
-    /// What the text cmark read hid of the note: escapes, and math.
-    final class Context {
-        /// Whether escaped syntax characters were replaced by stand-ins (``EscapedPunctuation``),
-        /// which the node's strings give back.
-        let standIns: Bool
-        /// The note's math, which cmark read as code (``MathRegions``).
-        let math: MathRegions
-
-        init(standIns: Bool, math: MathRegions) {
-            self.standIns = standIns
-            self.math = math
-        }
-    }
-
-    /// Whether escaped syntax characters were replaced by stand-ins.
-    var standIns: Bool { context?.standIns ?? false }
+    /// Whether the text was read with stand-ins for escaped syntax characters
+    /// (``EscapedPunctuation``), which the node's strings give back.
+    var standIns = false
 
     // Its kind, literal, positions and children are read from cmark in MarkdownParser.swift.
 }

@@ -34,9 +34,9 @@ enum MarkdownParser {
                 cmark_parser_attach_syntax_extension(parser, syntax)
             }
         }
-        let math = MathRegions.protect(text)
-        let protected = EscapedPunctuation.protect(math?.text ?? text)
-        var text = protected ?? math?.text ?? text
+        if let math = MathSyntax.syntax { cmark_parser_attach_syntax_extension(parser, math) }
+        let protected = EscapedPunctuation.protect(text)
+        var text = protected ?? text
         text.withUTF8 { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -49,16 +49,14 @@ enum MarkdownParser {
         inlines.unlock()
         guard let root = finished else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_node_free(root) }
-        let context = MarkdownNode.Context(standIns: protected != nil, math: math?.math ?? MathRegions())
-        return body(MarkdownNode(pointer: root, context: context))
+        return body(MarkdownNode(pointer: root, standIns: protected != nil))
     }
 
     fileprivate static func string(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    fileprivate static func kind(of node: OpaquePointer, context: MarkdownNode.Context?) -> MarkdownNode.Kind {
-        let standIns = context?.standIns ?? false
+    fileprivate static func kind(of node: OpaquePointer, standIns: Bool) -> MarkdownNode.Kind {
         // URLs, titles and info strings have their escapes resolved, as text has.
         func string(_ pointer: UnsafePointer<CChar>?) -> String {
             let text = MarkdownParser.string(pointer)
@@ -95,14 +93,12 @@ enum MarkdownParser {
         case "tasklist": return .item(task: cmark_gfm_extensions_get_tasklist_item_checked(node))
         case "code_block":
             let info = string(cmark_node_get_fence_info(node))
-            // A `math` block, GitHub's form, or Obsidian's `$$` made into one (``MathRegions``).
-            if info == "math" {
-                let line = Int(cmark_node_get_start_line(node))
-                var literal = MarkdownParser.string(cmark_node_get_literal(node))
-                if literal.hasSuffix("\n") { literal.removeLast() }
-                return .mathBlock(tex: context?.math.display[line] ?? literal)
-            }
-            return .codeBlock(info: info)
+            // GitHub's form of display math, which Obsidian's `$$` lines become when markdown
+            // would read block syntax in them.
+            guard info == "math" else { return .codeBlock(info: info) }
+            var tex = MarkdownParser.string(cmark_node_get_literal(node))
+            if standIns { tex = EscapedPunctuation.restoredVerbatim(tex) }
+            return .mathBlock(tex: tex.trimmingWhitespace)
         case "html_block": return .htmlBlock
         case "paragraph": return .paragraph
         case "heading": return .heading(level: Int(cmark_node_get_heading_level(node)))
@@ -124,14 +120,10 @@ enum MarkdownParser {
         case "softbreak": return .softBreak
         case "linebreak": return .lineBreak
         case "code":
-            if let math = context?.math, !math.isEmpty,
-                let found = math.inlineMath(
-                    line: Int(cmark_node_get_start_line(node)),
-                    literal: MarkdownParser.string(cmark_node_get_literal(node)))
-            {
-                return .math(tex: found.tex, display: found.display)
-            }
-            return .code
+            guard cmark_node_get_syntax_extension(node) == MathSyntax.syntax else { return .code }
+            var tex = MarkdownParser.string(cmark_node_get_literal(node))
+            if standIns { tex = EscapedPunctuation.restoredVerbatim(tex) }
+            return .math(tex: tex, display: cmark_node_get_user_data(node) != nil)
         case "html_inline": return .htmlInline
         case "emph": return .emphasis
         case "strong": return .strong
@@ -157,7 +149,7 @@ extension MarkdownNode {
     /// What the node is, with what its kind carries.
     var kind: Kind {
         guard let pointer else { return .document }
-        return MarkdownParser.kind(of: pointer, context: context)
+        return MarkdownParser.kind(of: pointer, standIns: standIns)
     }
 
     /// The node's literal text (text, code, code blocks, HTML). Text keeps the stand-ins of
@@ -182,9 +174,91 @@ extension MarkdownNode {
         var result: [MarkdownNode] = []
         var child = pointer.flatMap { cmark_node_first_child($0) }
         while let node = child {
-            result.append(MarkdownNode(pointer: node, context: context))
+            result.append(MarkdownNode(pointer: node, standIns: standIns))
             child = cmark_node_next(node)
         }
         return result
     }
+}
+
+/// Obsidian's math as a cmark-gfm inline extension: `$tex$` and `$$tex$$` become code nodes
+/// marked with this extension (display math with user data set), holding the TeX as written.
+///
+/// An extension rather than a pass over the text, because cmark then decides where math can
+/// stand: never in code, URLs, autolinks or HTML, and `\$` is a dollar before the extension
+/// sees it. Inside, TeX is not markdown: the extension takes the text up to the closing `$`
+/// before emphasis or escapes are read. The rules are Pandoc's, as Obsidian follows them: the
+/// opening `$` has no space after it, and the closing `$` has none before it and no digit after
+/// it, and holds no `$` between (`$5 and $10` is money); inline math ends on its line; `$$`
+/// math may run over lines of its paragraph.
+enum MathSyntax {
+    /// Made once and shared by every parser, as cmark's own extensions are: cmark only reads it.
+    nonisolated(unsafe) static let syntax: OpaquePointer? = {
+        guard let syntax = cmark_syntax_extension_new("locker-math") else { return nil }
+        cmark_syntax_extension_set_match_inline_func(syntax, match)
+        let dollar = UnsafeMutableRawPointer(bitPattern: Int(UInt8(ascii: "$")))
+        cmark_syntax_extension_set_special_inline_chars(
+            syntax, cmark_llist_append(cmark_get_default_mem_allocator(), nil, dollar))
+        return syntax
+    }()
+
+    /// cmark's inline parser reads `$` at its offset: math from there, or nil with the offset
+    /// where it was.
+    private static let match: cmark_match_inline_func = { syntax, _, _, character, parser in
+        guard character == UInt8(ascii: "$"), let parser else { return nil }
+        let start = cmark_inline_parser_get_offset(parser)
+        /// The byte at `offset`, nil past the end: peeked with cmark's bounds check.
+        func byte(at offset: Int32) -> UInt8? {
+            cmark_inline_parser_set_offset(parser, offset)
+            return cmark_inline_parser_is_eof(parser) != 0 ? nil : cmark_inline_parser_peek_char(parser)
+        }
+        let display = byte(at: start + 1) == UInt8(ascii: "$")
+        let texStart = start + (display ? 2 : 1)
+        guard let first = byte(at: texStart), first != UInt8(ascii: "$"), display || !isSpace(first) else {
+            cmark_inline_parser_set_offset(parser, start)
+            return nil
+        }
+        var texBytes: [UInt8] = []
+        var offset = texStart
+        var closed: Int32?
+        while let current = byte(at: offset) {
+            if current == UInt8(ascii: "\\"), let next = byte(at: offset + 1) {
+                texBytes += [current, next]
+                offset += 2
+                continue
+            }
+            if current == UInt8(ascii: "$") {
+                if display {
+                    if byte(at: offset + 1) == UInt8(ascii: "$") {
+                        closed = offset + 2
+                        break
+                    }
+                } else {
+                    let after = byte(at: offset + 1)
+                    let digitAfter = after.map { $0 >= 0x30 && $0 <= 0x39 } ?? false
+                    if let last = texBytes.last, !isSpace(last), !digitAfter { closed = offset + 1 }
+                    // A `$` that cannot close ends the search: inline math holds no `$`.
+                    break
+                }
+            }
+            // Inline math ends on its line.
+            if current == 0x0A, !display { break }
+            texBytes.append(current)
+            offset += 1
+        }
+        let tex = String(decoding: texBytes, as: UTF8.self).trimmingWhitespace
+        guard let end = closed, !tex.isEmpty,
+            let node = cmark_node_new_with_mem(CMARK_NODE_CODE, cmark_get_default_mem_allocator())
+        else {
+            cmark_inline_parser_set_offset(parser, start)
+            return nil
+        }
+        cmark_node_set_literal(node, tex)
+        cmark_node_set_syntax_extension(node, syntax)
+        if display { cmark_node_set_user_data(node, UnsafeMutableRawPointer(bitPattern: 1)) }
+        cmark_inline_parser_set_offset(parser, end)
+        return node
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A }
 }

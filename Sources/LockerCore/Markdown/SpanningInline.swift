@@ -74,7 +74,7 @@ struct SpanningInline {
                     return nil
                 }
                 inner.append(inline)
-            case .emphasis, .strong, .strikethrough, .code, .math:
+            case .emphasis, .strong, .strikethrough, .code, .math, .displayMath:
                 inner.append(inline)
             case .softBreak, .link, .footnote:
                 // A footnote's text may run over lines and hold links; a link's may not.
@@ -89,7 +89,7 @@ struct SpanningInline {
     }
 
     /// How many inlines after its opening a link or footnote may take.
-    static let lookahead = 64
+    static let lookahead = 256
 
     /// The first opening in `text` that this type finds: `^[`, or `[[` / `![[` not closed in the text.
     private static func opening(in text: String) -> (Kind, String.Index)? {

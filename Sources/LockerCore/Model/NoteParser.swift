@@ -146,7 +146,7 @@ extension Array where Element == Inline {
     var plainText: String {
         map { inline -> String in
             switch inline {
-            case .text(let text), .code(let text), .math(let text): text
+            case .text(let text), .code(let text), .math(let text), .displayMath(let text): text
             case .tag(let tag): "#" + tag
             case .softBreak: " "
             case .lineBreak: "\n"

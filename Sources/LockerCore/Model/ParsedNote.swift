@@ -27,6 +27,8 @@ enum Inline: Sendable, Hashable {
     case code(String)
     /// Inline math, its TeX.
     case math(String)
+    /// Display math (`$$…$$`), its TeX: lifted into a block of its own when the note is built.
+    case displayMath(String)
     indirect case wikiLink(WikiLink)
     /// A markdown link: a URL, or a path to a note or file in the vault.
     indirect case link(destination: String, children: [Inline], position: SourcePosition)
