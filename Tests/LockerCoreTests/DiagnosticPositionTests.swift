@@ -33,6 +33,12 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(code: .linkEmpty, severity: .warning, files: ["note.md": "Empty 1️⃣[[]] link\n"]),
         PositionCase(code: .footnoteUndefined, severity: .warning, files: ["note.md": "Text *a* 1️⃣[^nope] here.\n"]),
         PositionCase(
+            code: .footnoteUnused, severity: .warning,
+            files: ["note.md": "Text[^a].\n\n[^a]: used\n  1️⃣[^b]: never used\n\n```\n[^c]: code\n```\n"]),
+        PositionCase(
+            code: .embedUnsupported, severity: .warning,
+            files: ["note.md": "| a | b |\n|---|---|\n| x | 1️⃣![[pic.png\\|100]] |\n", "pic.png": "png"]),
+        PositionCase(
             code: .embedCycle, severity: .error, file: "a.md",
             files: ["a.md": "Intro\n\n1️⃣![[b]]\n", "b.md": "![[a]]\n"]),
         PositionCase(

@@ -69,6 +69,8 @@ extension DiagnosticCode {
     public static let linkEmpty = DiagnosticCode(rawValue: "link.empty")
     /// A footnote reference, `[^label]`, with no `[^label]: …` definition in its note.
     public static let footnoteUndefined = DiagnosticCode(rawValue: "footnote.undefined")
+    /// A footnote definition, `[^label]: …`, that nothing in its note refers to.
+    public static let footnoteUnused = DiagnosticCode(rawValue: "footnote.unused")
 
     // Embeds
     /// Embeds embed each other in a cycle.

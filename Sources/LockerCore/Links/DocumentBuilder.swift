@@ -195,6 +195,15 @@ struct DocumentBuilder {
             case .lineBreak: result.append(.lineBreak)
             case .footnote(let footnote):
                 result.append(.footnote(Footnote(number: footnote.number, blocks: convertNested(footnote.blocks))))
+            case .embed(let link)
+            where BlockConverter.imageExtensions.contains(VaultPath.fileExtension(of: link.target)):
+                // An image where only text can stand (a table cell, a heading): its alt text, or its name.
+                let alt = BlockConverter.size(link.display) == nil ? link.display : nil
+                report(
+                    .warning, .embedUnsupported,
+                    "image '\(link.target)' in a table cell or heading is shown as its \(alt == nil ? "name" : "alt text"): apps show images as blocks",
+                    at: link.position, hint: "put the image on a line of its own")
+                result.append(.text(alt ?? VaultPath.fileName(of: link.target)))
             case .wikiLink(let link), .embed(let link):
                 let text = link.formattedDisplay.map { spans($0) } ?? [Span.text(Self.displayText(link))]
                 if let target = noteTarget(link) { result.append(.link(target, text)) } else { result += text }

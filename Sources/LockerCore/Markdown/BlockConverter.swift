@@ -36,8 +36,9 @@ struct BlockConverter {
 
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif", "bmp"]
 
-    /// The blocks of a whole note: its footnote definitions become the footnotes of their references.
-    mutating func document(_ root: MarkdownNode) -> [ParsedBlock] {
+    /// The blocks of a whole note, whose `text` cmark read: its footnote definitions become the
+    /// footnotes of their references.
+    mutating func document(_ root: MarkdownNode, text: String) -> [ParsedBlock] {
         standIns = root.standIns
         var body: [MarkdownNode] = []
         for node in root.children {
@@ -47,7 +48,37 @@ struct BlockConverter {
                 body.append(node)
             }
         }
-        return blocks(body)
+        let blocks = blocks(body)
+        if text.containsBytes("[^") { reportUnusedDefinitions(in: text) }
+        return blocks
+    }
+
+    /// Reports each `[^label]: …` line that starts no definition cmark kept: cmark drops a
+    /// definition nothing refers to, and its text would vanish unseen.
+    private mutating func reportUnusedDefinitions(in text: String) {
+        let kept = Set(definitions.values.map(\.startLine))
+        var fence: Character?
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let indent = line.prefix { $0 == " " }.count
+            let rest = line.dropFirst(indent)
+            if indent < 4, let marker = rest.first, marker == "`" || marker == "~",
+                rest.hasPrefix(String(repeating: marker, count: 3))
+            {
+                fence = fence == nil ? marker : (fence == marker ? nil : fence)
+                continue
+            }
+            guard fence == nil, indent < 4, rest.hasPrefix("[^"), let close = rest.firstIndex(of: "]"),
+                rest[rest.index(after: close)...].hasPrefix(":"), !kept.contains(offset + 1)
+            else { continue }
+            let label = rest[rest.index(rest.startIndex, offsetBy: 2)..<close]
+            guard !label.isEmpty, !label.contains(where: \.isWhitespace) else { continue }
+            diagnostics.append(
+                Diagnostic(
+                    .warning, .footnoteUnused,
+                    "footnote '[^\(label)]' is defined but never referred to; its text is left out",
+                    file: file, at: source.position(line: offset + 1, byteColumn: indent + 1),
+                    hint: "refer to it with [^\(label)] in the text, or remove it"))
+        }
     }
 
     mutating func blocks(_ nodes: [MarkdownNode]) -> [ParsedBlock] {

@@ -28,7 +28,7 @@ struct NoteParser: Sendable {
                     file: path, at: source.position(ofOffset: unterminated), hint: "close the comment with '%%'"))
         }
         var converter = BlockConverter(source: source, file: path)
-        let flat = MarkdownParser.parse(body) { converter.document($0) }
+        let flat = MarkdownParser.parse(body) { converter.document($0, text: body) }
         diagnostics += converter.diagnostics
 
         var structure = SectionBuilder(file: path)
