@@ -14,7 +14,12 @@ extension Block {
     public var plainText: String {
         switch content {
         case .paragraph(let spans):
-            return spans.plainText
+            guard spans.contains(where: Self.holdsFootnote) else { return spans.plainText }
+            // Footnotes as `[1]` in the text, and their text under the paragraph.
+            var footnotes: [Footnote] = []
+            let text = Self.text(spans, footnotes: &footnotes)
+            return ([text] + footnotes.map { Self.hang($0.blocks.plainText, marker: "[\($0.number)] ") })
+                .joined(separator: "\n")
         case .list(let list):
             return list.items.enumerated().map { offset, item in
                 let marker =
@@ -42,6 +47,34 @@ extension Block {
         case .rule:
             return "———"
         }
+    }
+
+    private static func holdsFootnote(_ span: Span) -> Bool {
+        switch span {
+        case .footnote: true
+        case .bold(let children), .italic(let children), .strikethrough(let children), .highlight(let children),
+            .link(_, let children):
+            children.contains(where: holdsFootnote)
+        default: false
+        }
+    }
+
+    /// The spans' text with each footnote as its number, gathering the footnotes that carry text.
+    private static func text(_ spans: [Span], footnotes: inout [Footnote]) -> String {
+        var result = ""
+        for span in spans {
+            switch span {
+            case .footnote(let footnote):
+                if !footnote.blocks.isEmpty { footnotes.append(footnote) }
+                result += "[\(footnote.number)]"
+            case .bold(let children), .italic(let children), .strikethrough(let children), .highlight(let children),
+                .link(_, let children):
+                result += text(children, footnotes: &footnotes)
+            default:
+                result += [span].plainText
+            }
+        }
+        return result
     }
 
     private static func prefix(_ text: String, _ prefix: String) -> String {
