@@ -659,13 +659,14 @@ struct BlockConverter {
     /// than a space or `x` (`[?] `, `[-] `), read from cmark's text, where an escaped `\[` is a
     /// stand-in and so no box.
     private static func hasOtherTaskBox(_ item: MarkdownNode) -> Bool {
-        guard let paragraph = item.children.first, case .paragraph = paragraph.kind,
-            let text = paragraph.children.first, case .text = text.kind
+        guard let paragraph = item.firstChild, case .paragraph = paragraph.kind, let text = paragraph.firstChild,
+            case .text = text.kind
         else { return false }
-        let literal = text.literal
-        guard literal.hasPrefix("["), literal.count >= 4 else { return false }
-        let characters = Array(literal.prefix(4))
-        return characters[2] == "]" && characters[3] == " " && !characters[1].isWhitespace
+        // `[`, one character (of one to four UTF-8 bytes), `]` and a space.
+        let bytes = text.literalPrefix(7)
+        guard bytes.first == UInt8(ascii: "["), bytes.count >= 4, bytes[1] != 0x20, bytes[1] != 0x09 else { return false }
+        let length = bytes[1] < 0x80 ? 1 : bytes[1] >= 0xF0 ? 4 : bytes[1] >= 0xE0 ? 3 : 2
+        return bytes.count >= length + 3 && bytes[1 + length] == UInt8(ascii: "]") && bytes[2 + length] == 0x20
     }
 
     /// Removes the `[?] ` that ``hasOtherTaskBox(_:)`` found from the item's first paragraph.

@@ -25,7 +25,11 @@ enum MarkdownParser {
     /// The tree lives only while `body` runs: no ``MarkdownNode`` may leave it.
     static func parse<Result>(_ text: String, _ body: (MarkdownNode) -> Result) -> Result {
         _ = registered
-        let options = CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES
+        // Footnotes and math only for a text that can hold them: cmark walks the whole tree
+        // again for footnotes, and stops at every `$` for math.
+        let footnotes = text.containsBytes("[^")
+        let math = text.containsBytes("$")
+        let options = CMARK_OPT_SOURCEPOS | (footnotes ? CMARK_OPT_FOOTNOTES : 0)
         // Without memory for a parser or a tree, the note reads as empty: a nil node has no children.
         guard let parser = cmark_parser_new(options) else { return body(MarkdownNode(pointer: nil)) }
         defer { cmark_parser_free(parser) }
@@ -34,7 +38,7 @@ enum MarkdownParser {
                 cmark_parser_attach_syntax_extension(parser, syntax)
             }
         }
-        if let math = MathSyntax.syntax { cmark_parser_attach_syntax_extension(parser, math) }
+        if math, let syntax = MathSyntax.syntax { cmark_parser_attach_syntax_extension(parser, syntax) }
         let protected = EscapedPunctuation.protect(text)
         var text = protected ?? text
         text.withUTF8 { buffer in
@@ -168,6 +172,24 @@ extension MarkdownNode {
     var startColumn: Int { pointer.map { Int(cmark_node_get_start_column($0)) } ?? 0 }
     /// The 1-based line where the node ends, 0 when cmark gives none.
     var endLine: Int { pointer.map { Int(cmark_node_get_end_line($0)) } ?? 0 }
+
+    /// The node's first child, if it has any.
+    var firstChild: MarkdownNode? {
+        pointer.flatMap { cmark_node_first_child($0) }.map { MarkdownNode(pointer: $0, standIns: standIns) }
+    }
+
+    /// Up to `count` bytes of the node's literal, read in place: a check of how a text starts
+    /// need not copy the text.
+    func literalPrefix(_ count: Int) -> [UInt8] {
+        guard let literal = pointer.flatMap({ cmark_node_get_literal($0) }) else { return [] }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < count, literal[index] != 0 {
+            bytes.append(UInt8(bitPattern: literal[index]))
+            index += 1
+        }
+        return bytes
+    }
 
     /// The node's children, in order.
     var children: [MarkdownNode] {

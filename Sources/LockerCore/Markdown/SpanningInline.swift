@@ -93,28 +93,41 @@ struct SpanningInline {
 
     /// The first opening in `text` that this type finds: `^[`, or `[[` / `![[` not closed in the text.
     private static func opening(in text: String) -> (Kind, String.Index)? {
-        let bytes = text.utf8
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            let next = bytes.index(after: index)
-            if byte == UInt8(ascii: "^"), next < bytes.endIndex, bytes[next] == UInt8(ascii: "[") {
-                return (.footnote, index)
+        // Both openings hold `[`; most text has none, and is passed over at memchr's speed.
+        guard text.containsBytes("[") else { return nil }
+        let footnote = text.containsBytes("^[")
+        let found =
+            text.utf8.withContiguousStorageIfAvailable { openingOffset(in: $0, footnote: footnote) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { openingOffset(in: $0, footnote: footnote) }
+        guard let (kind, offset) = found else { return nil }
+        return (kind, text.utf8.index(text.utf8.startIndex, offsetBy: offset))
+    }
+
+    /// ``opening(in:)`` in bytes, in one pass each way: a `[[` opens only when no bracket or line
+    /// break follows it, so it can only be the text's last bracket.
+    private static func openingOffset(in bytes: UnsafeBufferPointer<UInt8>, footnote: Bool) -> (Kind, Int)? {
+        let open = UInt8(ascii: "[")
+        var caret: Int?
+        var index = 0
+        while footnote, index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "^"), bytes[index + 1] == open {
+                caret = index
+                break
             }
-            if byte == UInt8(ascii: "["), next < bytes.endIndex, bytes[next] == UInt8(ascii: "[") {
-                let rest = text[bytes.index(after: next)...]
-                guard !rest.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == 0x0A })
-                else {
-                    // Closed here (scan's to read), or holding another bracket: look further on.
-                    index = next
-                    continue
-                }
-                let isEmbed = index > bytes.startIndex && bytes[bytes.index(before: index)] == UInt8(ascii: "!")
-                return isEmbed ? (.embed, bytes.index(before: index)) : (.wikiLink, index)
-            }
-            index = next
+            index += 1
         }
-        return nil
+        var link: (Kind, Int)?
+        if let last = bytes.lastIndex(where: { $0 == open || $0 == UInt8(ascii: "]") || $0 == 0x0A }),
+            bytes[last] == open, last > 0, bytes[last - 1] == open
+        {
+            let start = last - 1
+            link = start > 0 && bytes[start - 1] == UInt8(ascii: "!") ? (.embed, start - 1) : (.wikiLink, start)
+        }
+        switch (caret, link) {
+        case (let caret?, let link?): return caret < link.1 ? (.footnote, caret) : link
+        case (let caret?, nil): return (.footnote, caret)
+        case (nil, let link): return link
+        }
     }
 
     /// The `]` that brings `depth` open brackets to none in `text`, counting `[` and `]` on the way.
