@@ -259,6 +259,19 @@ import Testing
             ])
     }
 
+    /// cmark counts no line inside math over lines: what follows in the paragraph is put right.
+    @Test(arguments: [
+        "$$a\nb\nc$$ ok\nmore\n1️⃣![i](nope.png)\n",
+        "$$a\nb$$ 1️⃣![i](nope.png)\n",
+        "> $$[[x]]\n> b$$ 1️⃣![i](nope.png)\n",
+    ])
+    func positionsAfterMathOverLinesHold(_ text: String) throws {
+        let marked = MarkedText(text)
+        let (_, diagnostics) = try blocks(["note.md": marked.text])
+        let broken = try #require(diagnostics.with(.linkBroken).first { $0.message.contains("nope.png") })
+        #expect(broken.position == marked.markers["1"])
+    }
+
     /// Math keeps every later position true: the fences change length, no other line does.
     @Test func positionsAfterMathHold() throws {
         let marked = MarkedText("$$\nx^2\n$$\n\nSee $f([[Nowhere]])$ and 1️⃣[[Nowhere]].\n")

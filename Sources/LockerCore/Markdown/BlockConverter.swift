@@ -25,6 +25,9 @@ struct BlockConverter {
     private var definitions: [Int: MarkdownNode] = [:]
     /// Each footnote's number, by its key (``ParsedFootnote/key``), in the order first referenced.
     private var footnoteNumbers: [Int: Int] = [:]
+    /// What cmark's positions in the paragraph being read are short by, after math over lines
+    /// (``MathSyntax``): lines, and columns while still on the line the math ended on.
+    private var mathShift = (lines: 0, columns: 0, onLine: false)
     /// The key the next inline footnote gets: inline footnotes count down from -1, apart from
     /// definitions' numbers.
     private var nextInlineFootnote = -1
@@ -223,6 +226,7 @@ struct BlockConverter {
     private mutating func quoteOrCallout(_ node: MarkdownNode, at: SourcePosition) -> ParsedBlock {
         var children = node.children
         if let first = children.first, case .paragraph = first.kind {
+            mathShift = (0, 0, false)
             var inlines = rawInlines(first.children)
             if case .text(let text)? = inlines.first, text.hasPrefix("[!"), let close = text.firstIndex(of: "]") {
                 let type = text[text.index(text.startIndex, offsetBy: 2)..<close].lowercased()
@@ -265,6 +269,7 @@ struct BlockConverter {
 
     /// A paragraph's (or heading's, or cell's) inlines with Obsidian syntax applied.
     private mutating func paragraphInlines(_ node: MarkdownNode) -> [Inline] {
+        mathShift = (0, 0, false)
         var locator = locator(for: node)
         return finish(rawInlines(node.children), locator: &locator)
     }
@@ -275,16 +280,22 @@ struct BlockConverter {
         for node in nodes {
             switch node.kind {
             case .text: result.append(.text(node.literal))
-            case .softBreak: result.append(.softBreak)
-            case .lineBreak: result.append(.lineBreak)
+            case .softBreak:
+                result.append(.softBreak)
+                mathShift.onLine = false
+            case .lineBreak:
+                result.append(.lineBreak)
+                mathShift.onLine = false
             case .code: result.append(.code(node.literal))
-            case .math(let tex, let display): result.append(display ? .displayMath(tex) : .math(tex))
+            case .math(let tex, let display, let newlines, let columnShift):
+                result.append(display ? .displayMath(tex) : .math(tex))
+                if newlines > 0 { mathShift = (mathShift.lines + newlines, columnShift, true) }
             case .emphasis: if let inner = nestedInlines(node) { result.append(.emphasis(inner)) }
             case .strong: if let inner = nestedInlines(node) { result.append(.strong(inner)) }
             case .strikethrough: if let inner = nestedInlines(node) { result.append(.strikethrough(inner)) }
             case .link(let url, _):
                 if let inner = nestedInlines(node) {
-                    result.append(.link(destination: url, children: inner, position: position(node)))
+                    result.append(.link(destination: url, children: inner, position: inlinePosition(node)))
                 }
             case .image(let url, _):
                 // An image's description may hold images in turn.
@@ -293,7 +304,7 @@ struct BlockConverter {
                     if case .text(let text) = $0 { return text }
                     return nil
                 }.joined()
-                result.append(.image(source: url, alt: alt, position: position(node)))
+                result.append(.image(source: url, alt: alt, position: inlinePosition(node)))
             case .footnoteReference(let number):
                 result.append(.footnote(ParsedFootnote(key: number, number: 0, blocks: [])))
             case .htmlInline:
@@ -304,13 +315,20 @@ struct BlockConverter {
                     diagnostics.append(
                         Diagnostic(
                             .warning, .htmlDropped, "inline HTML '\(node.literal)' dropped: apps do not render HTML",
-                            file: file, at: position(node)))
+                            file: file, at: inlinePosition(node)))
                 }
             default:
                 if !node.children.isEmpty, let inner = nestedInlines(node) { result += inner }
             }
         }
         return ObsidianInlines.merge(result)
+    }
+
+    /// Where an inline node stands: cmark's position, put right after math over lines in its paragraph.
+    private func inlinePosition(_ node: MarkdownNode) -> SourcePosition {
+        guard mathShift.lines > 0, node.startLine > 0 else { return position(node) }
+        let column = mathShift.onLine ? max(1, node.startColumn - mathShift.columns) : max(1, node.startColumn)
+        return source.position(line: node.startLine + mathShift.lines, byteColumn: column)
     }
 
     /// The inlines inside `node`, one level deeper; nil when that level is past the limit.
@@ -349,8 +367,10 @@ struct BlockConverter {
                 result.append(.link(destination: destination, children: numberingFootnotes(children), position: at))
             case .footnote(let footnote): result.append(.footnote(numbered(footnote)))
             case .math(let tex), .displayMath(let tex):
-                // Past the TeX in the source, so that what follows is not looked for inside it.
-                _ = locator.locate(tex, prefix: "$")
+                // Past the TeX in the source, so that what follows is not looked for inside it:
+                // its last line, which a quote's `>` does not interrupt.
+                let last = tex.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? tex
+                _ = locator.locate(last, prefix: "$")
                 result.append(items[index])
             case let inline: result.append(inline)
             }
@@ -664,7 +684,9 @@ struct BlockConverter {
         else { return false }
         // `[`, one character (of one to four UTF-8 bytes), `]` and a space.
         let bytes = text.literalPrefix(7)
-        guard bytes.first == UInt8(ascii: "["), bytes.count >= 4, bytes[1] != 0x20, bytes[1] != 0x09 else { return false }
+        guard bytes.first == UInt8(ascii: "["), bytes.count >= 4, bytes[1] != 0x20, bytes[1] != 0x09 else {
+            return false
+        }
         let length = bytes[1] < 0x80 ? 1 : bytes[1] >= 0xF0 ? 4 : bytes[1] >= 0xE0 ? 3 : 2
         return bytes.count >= length + 3 && bytes[1 + length] == UInt8(ascii: "]") && bytes[2 + length] == 0x20
     }

@@ -24,8 +24,9 @@ struct MarkdownNode {
         case softBreak
         case lineBreak
         case code
-        /// Inline math, `$…$`, or `$$…$$` in a line of text (`display`).
-        case math(tex: String, display: Bool)
+        /// Math, `$…$`, or `$$…$$` (`display`): the line breaks inside it and how far its last
+        /// line starts past its first, which cmark leaves out of the positions of what follows.
+        case math(tex: String, display: Bool, newlines: Int, columnShift: Int)
         case htmlInline
         case emphasis
         case strong

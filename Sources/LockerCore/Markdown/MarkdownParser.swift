@@ -124,10 +124,12 @@ enum MarkdownParser {
         case "softbreak": return .softBreak
         case "linebreak": return .lineBreak
         case "code":
-            guard cmark_node_get_syntax_extension(node) == MathSyntax.syntax else { return .code }
+            guard let math = MathSyntax.syntax, cmark_node_get_syntax_extension(node) == math else { return .code }
             var tex = MarkdownParser.string(cmark_node_get_literal(node))
             if standIns { tex = EscapedPunctuation.restoredVerbatim(tex) }
-            return .math(tex: tex, display: cmark_node_get_user_data(node) != nil)
+            let packed = Int(bitPattern: cmark_node_get_user_data(node))
+            return .math(
+                tex: tex, display: packed & 1 == 1, newlines: (packed >> 1) & 0xFFFFF, columnShift: packed >> 21)
         case "html_inline": return .htmlInline
         case "emph": return .emphasis
         case "strong": return .strong
@@ -244,7 +246,7 @@ enum MathSyntax {
         var offset = texStart
         var closed: Int32?
         while let current = byte(at: offset) {
-            if current == UInt8(ascii: "\\"), let next = byte(at: offset + 1) {
+            if current == UInt8(ascii: "\\"), let next = byte(at: offset + 1), display || next != 0x0A {
                 texBytes += [current, next]
                 offset += 2
                 continue
@@ -277,7 +279,21 @@ enum MathSyntax {
         }
         cmark_node_set_literal(node, tex)
         cmark_node_set_syntax_extension(node, syntax)
-        if display { cmark_node_set_user_data(node, UnsafeMutableRawPointer(bitPattern: 1)) }
+        if display {
+            // cmark counts lines only where it reads them: what follows math over lines has its
+            // line short by the line breaks inside, and its column counted from the line the
+            // math started on. Kept for the converter, which puts them right: bit 0 marks
+            // display math, then the line breaks, then how far the last line starts past the first.
+            var shift = 0
+            let newlines = texBytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            if newlines > 0, let last = texBytes.lastIndex(of: 0x0A) {
+                var lineStart = start
+                while lineStart > 0, byte(at: lineStart - 1) != 0x0A { lineStart -= 1 }
+                shift = Int(texStart) + last + 1 - Int(lineStart)
+            }
+            let packed = 1 | (min(newlines, 0xFFFFF) << 1) | (min(shift, 0x3FF_FFFF_FFFF) << 21)
+            cmark_node_set_user_data(node, UnsafeMutableRawPointer(bitPattern: packed))
+        }
         cmark_inline_parser_set_offset(parser, end)
         return node
     }
