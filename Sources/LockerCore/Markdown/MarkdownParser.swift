@@ -17,7 +17,9 @@ enum MarkdownParser {
     /// characters its inline extensions start at in one table for every parser, adds them when a
     /// parser reaches its inlines and takes them out when it is done: a note parsed while another
     /// finishes could read `~~two~~` as text (github/cmark-gfm#176). Inline parsing is a small
-    /// part of a note's parse, so notes still parse side by side.
+    /// part of a note's parse, so notes still parse side by side. Later versions touch that table
+    /// from the table extension while text is fed too: on an upgrade, hold this around
+    /// `cmark_parser_feed` as well.
     private static let inlines = NSLock()
 
     /// Parses a whole document and hands its root to `body`. Never fails: cmark accepts any text.
