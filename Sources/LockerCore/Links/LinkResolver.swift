@@ -69,15 +69,18 @@ struct LinkResolver: Sendable {
             if matching.count == 1 { return .found(preferredTranslation(matching[0], locale: from.locale)) }
         }
         func shortest(_ group: [Int]) -> String {
-            group.map { index.notes[$0].path }.min { ($0.utf8.count, $0) < ($1.utf8.count, $1) } ?? ""
+            group.map { index.notes[$0].path }.min(by: Self.isShorter) ?? ""
         }
-        let ranked = groups.map { (path: shortest($0), group: $0) }.sorted {
-            $0.path.utf8.count != $1.path.utf8.count
-                ? $0.path.utf8.count < $1.path.utf8.count : $0.path.utf8Precedes($1.path)
-        }
+        let ranked = groups.map { (path: shortest($0), group: $0) }.sorted { Self.isShorter($0.path, than: $1.path) }
         return .ambiguous(
             chosen: preferredTranslation(ranked[0].group, locale: from.locale),
             candidates: candidates.sorted { index.notes[$0].path.utf8Precedes(index.notes[$1].path) })
+    }
+
+    /// Obsidian's last rule for a name several notes or files share: the shorter path in bytes,
+    /// and of paths as long the first in UTF-8 order.
+    private static func isShorter(_ path: String, than other: String) -> Bool {
+        path.utf8.count != other.utf8.count ? path.utf8.count < other.utf8.count : path.utf8Precedes(other)
     }
 
     /// The translation to use for a reader of `locale`, as the bundle and the site choose it
@@ -111,8 +114,7 @@ struct LinkResolver: Sendable {
             let local = matches.filter { VaultPath.folder(of: $0) == folder }
             if local.count == 1 { return .found(local[0]) }
             let sorted = matches.sorted { $0.utf8Precedes($1) }
-            let chosen = sorted.min { $0.utf8.count < $1.utf8.count } ?? sorted[0]
-            return .ambiguous(chosen: chosen, candidates: sorted)
+            return .ambiguous(chosen: sorted.min(by: Self.isShorter) ?? sorted[0], candidates: sorted)
         }
     }
 
