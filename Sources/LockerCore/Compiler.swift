@@ -595,17 +595,12 @@ public struct Compiler: Sendable {
         // from, worked out first. (Written after the site, the record's 3.5 MB were the only
         // work of a rebuild for 1.6 ms.)
         let bundle = writer
-        // What the walk found in the vault's folders, for the next build's walk (`serve` keeps
-        // its own, in memory).
-        let folders = recording ? walk?.folderCache : nil
         let prepared = site.prepare()
         let pageSite = prepared.inputs?.site ?? ""
         let (manifest, rendered) = try Self.concurrently {
             do {
                 let manifest = try bundle.writeManifest(of: layout, into: sink)
                 try writeRecord(recordNotes(), pageSite: pageSite)
-                // Hashed, so that an unchanged cache stays where it is.
-                if let folders { try sink.write(OutputFile(path: FolderCache.fileName, pieces: [folders.encoded])) }
                 return manifest
             } catch {
                 throw bundleError(error)

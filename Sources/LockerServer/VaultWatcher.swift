@@ -31,8 +31,6 @@ struct VaultWatcher: Service {
         let state = self.state
         await withGracefulShutdownHandler {
             var fingerprint = initial
-            // The last walk, whose folders the next one does not read again while unchanged.
-            var walked = initial
             let notifier = VaultNotifier()
             var watching = notifier?.watch(initial.folders).complete ?? false
             let clock = ContinuousClock()
@@ -63,8 +61,7 @@ struct VaultWatcher: Service {
                 }
                 changedSince = nil
                 let start = clock.now
-                let now = BuildFingerprint.files(in: options.vault, after: walked)
-                walked = now
+                let now = BuildFingerprint.files(in: options.vault)
                 lastWalk = clock.now
                 walkTime = start.duration(to: lastWalk)
                 if let notifier {

@@ -156,7 +156,7 @@ struct Build: ParsableCommand {
             settings: [
                 "strict \(options.strict)", "base-url \(baseURL ?? "-")", "format \(format.rawValue)",
                 "display \(options.displayPrefix)", "out \(out)",
-            ], output: output)
+            ])
         // Problems go to standard output, as `check` prints them; under --format json that stream
         // holds the JSON document alone, and what the build did goes to standard error.
         let said = format == .json ? FileHandle.standardError : FileHandle.standardOutput

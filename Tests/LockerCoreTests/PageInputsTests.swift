@@ -24,10 +24,9 @@ import Testing
         let staging = try OutputWriter.begin(replacing: output)
         var compiler = Compiler(vault: vault.root, environment: IncrementalBuildTests.environment, baseURL: baseURL)
         if trustingStamps { compiler.settlingTime = -1 }
-        // As `locker build` does: the walk for the fingerprint, taking the folders the last
-        // build's cache holds (``FolderCache``), is the build's listing.
+        // As `locker build` does: the walk for the fingerprint is the build's listing.
         let compilation = try compiler.compile(
-            into: staging, taking: BuildFingerprint(compiler: compiler, settings: [], output: output))
+            into: staging, taking: BuildFingerprint(compiler: compiler, settings: []))
         guard !compilation.failed else {
             staging.discard()
             return (compilation, 0)
@@ -36,7 +35,7 @@ import Testing
         return (compilation, staging.reusedCount)
     }
 
-    /// The output's files but the marker and its changes, the records and the folder cache, which name inodes
+    /// The output's files but the marker and its changes and the records, which name inodes
     /// and times.
     static func tree(_ output: URL) throws -> [(String, Data)] {
         var files = try GoldenTests.readTree(output)
@@ -44,7 +43,6 @@ import Testing
         files[OutputWriter.markerChanges] = nil
         files[OutputWriter.recordFile] = nil
         files[NoteRecord.fileName] = nil
-        files[FolderCache.fileName] = nil
         return files.filter { !$0.key.hasPrefix(NoteRecord.runsFolder + "/") }
     }
 

@@ -34,15 +34,9 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
 
     /// The vault's files alone (names, sizes, modification times, inodes): what a watcher compares
     /// to see that something was saved, added, renamed or removed. The walk stays with it, for
-    /// the build the watcher starts when it changed. The folders that have not changed since
-    /// `previous` was taken are not read again (``FolderCache``), unless the environment has
-    /// `LOCKER_FOLDER_CACHE=off`.
-    public static func files(in vault: URL, skipping: [URL] = [], after previous: BuildFingerprint? = nil)
-        -> BuildFingerprint
-    {
-        let walk = VaultScanner.walk(
-            root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }),
-            cache: FolderCache.isOff(in: ProcessInfo.processInfo.environment) ? nil : previous?.walk?.folderCache)
+    /// the build the watcher starts when it changed.
+    public static func files(in vault: URL, skipping: [URL] = []) -> BuildFingerprint {
+        let walk = VaultScanner.walk(root: vault, skipping: Set(skipping.map { $0.standardizedFileURL.path }))
         var fingerprint = BuildFingerprint(hex: walk.recordSHA256())
         fingerprint.folders = walk.folders
         fingerprint.walk = walk
@@ -79,20 +73,14 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     /// - Parameters:
     ///   - compiler: the build's vault, output folder (skipped) and environment.
     ///   - settings: everything else the output or the report depends on (options, the output path).
-    ///   - output: the output folder, whose ``FolderCache`` spares the walk reading the folders
-    ///     that have not changed since the build that wrote it; not read when the environment
-    ///     has `LOCKER_FOLDER_CACHE=off`.
-    public init(compiler: Compiler, settings: [String], output: URL? = nil) {
+    public init(compiler: Compiler, settings: [String]) {
         // The content date (`git`, without `SOURCE_DATE_EPOCH`) is worked out while the vault
         // is walked.
         let skipping = Set(compiler.skipping.map { $0.standardizedFileURL.path })
-        let cacheOutput = FolderCache.isOff(in: compiler.environment) ? nil : output
         let (date, walk) = Compiler.concurrently {
             compiler.generatedAt()
         } and: {
-            VaultScanner.walk(
-                root: compiler.vault, skipping: skipping, cache: cacheOutput.flatMap(FolderCache.init(output:)),
-                settlingTime: compiler.settlingTime)
+            VaultScanner.walk(root: compiler.vault, skipping: skipping)
         }
         var lines = ["locker-build-fingerprint 1"]
         lines += settings

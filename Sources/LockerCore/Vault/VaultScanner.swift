@@ -177,21 +177,10 @@ struct VaultScanner: Sendable {
     /// A folder's entries with their types as `readdir(3)` reports them: one system call per
     /// batch of entries rather than a `stat` per file.
     fileprivate static func entries(of path: String) -> [Entry]? {
-        entries(of: path, complete: nil)
-    }
-
-    /// ``entries(of:)``; `complete`, when given, is set to whether the folder was read to its
-    /// end, not cut short by an error (which `readdir` tells only by `errno`).
-    fileprivate static func entries(of path: String, complete: UnsafeMutablePointer<Bool>?) -> [Entry]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var entries: [Entry] = []
-        while true {
-            errno = 0
-            guard let pointer = readdir(directory) else {
-                complete?.pointee = errno == 0
-                break
-            }
+        while let pointer = readdir(directory) {
             // Fields are read in place: an entry is only as long as its name, so copying the
             // whole `dirent` (`pointer.pointee`) reads past its end (found by AddressSanitizer).
             guard let namePointer = pointer.pointer(to: \.d_name), let typePointer = pointer.pointer(to: \.d_type)
@@ -252,8 +241,6 @@ struct VaultWalk: Sendable {
     var entries: [Entry] = []
     /// The folders it left out, as absolute standardized paths.
     var skipped: Set<String> = []
-    /// What it found in each folder whose stamp had settled, for the next walk (``FolderCache``).
-    var folderCache: FolderCache?
 
     /// A file a walk found.
     struct Entry: Sendable {
@@ -281,16 +268,10 @@ extension VaultScanner {
     ///
     /// Folders are listed a level at a time on every core (`readdir` says which entries are
     /// folders), then every file is looked at on every core. `locker serve` walks the vault this
-    /// way four times a second, so a walk makes no string per file. A folder `cache` holds with
-    /// its current stamp is not read again; the walk's own cache keeps the folders that last
-    /// changed `settlingTime` seconds before it began.
-    static func walk(
-        root: URL, skipping: Set<String>, cache: FolderCache? = nil, settlingTime: Int = BuildCache.settlingTime
-    ) -> VaultWalk {
+    /// way four times a second, so a walk makes no string per file.
+    static func walk(root: URL, skipping: Set<String>) -> VaultWalk {
         let start = root.standardizedFileURL.path
-        let (listings, folderCache) = listFolders(
-            under: start, skipping: skipping, cache: cache?.vault == start ? cache : nil,
-            settled: Int64(time(nil)) - Int64(settlingTime))
+        let listings = listFolders(under: start, skipping: skipping)
         // Each file with the place of its folder in `folders`, in the order of their paths.
         var found: [(relative: String, absolute: String, folder: Int)] = []
         // Made at its size: grown by doubling, its copies were megabytes of memory touched for
@@ -372,8 +353,7 @@ extension VaultScanner {
             }
             return (bytes, listed)
         }
-        var walk = VaultWalk(
-            recordRuns: runs.map(\.0), folders: folders, skipped: skipping, folderCache: folderCache)
+        var walk = VaultWalk(recordRuns: runs.map(\.0), folders: folders, skipped: skipping)
         walk.entries.reserveCapacity(files.count)
         for (_, listed) in runs {
             for (index, stamp) in listed {
@@ -398,74 +378,31 @@ extension VaultScanner {
     /// vault (the vault itself as none); nil for one that could not be read. The folders of each
     /// level are read side by side, on every core. Keyed by bytes, not strings: two folders whose
     /// names are one text composed and decomposed are equal strings, and both are walked.
-    ///
-    /// A folder whose stamp is the one `cache` holds it with is taken from the cache. Returns
-    /// the cache for the next walk too: each folder read to its end whose stamp, taken before it
-    /// was read, had settled (last changed before the second `settled`, the rule for notes'
-    /// stamps) and has its times. Only folders on the vault's device are taken or kept, and none
-    /// on a file system ``FolderCache/isTrusted(_:device:)`` does not trust.
-    private static func listFolders(
-        under start: String, skipping: Set<String>, cache: FolderCache?, settled: Int64
-    ) -> (listings: [[UInt8]: FolderListing?], cache: FolderCache) {
+    private static func listFolders(under start: String, skipping: Set<String>) -> [[UInt8]: FolderListing?] {
         var listings: [[UInt8]: FolderListing?] = [:]
-        var next = FolderCache(vault: start)
-        var rootStatus = stat()
-        let device: UInt64? =
-            stat(start, &rootStatus) == 0
-                && FolderCache.isTrusted(start, device: UInt64(truncatingIfNeeded: rootStatus.st_dev))
-            ? UInt64(truncatingIfNeeded: rootStatus.st_dev) : nil
-        let cache = device == nil ? nil : cache
         var level = [""]
         while !level.isEmpty {
-            let read = Compiler.parallelMap(level) { folder -> (FolderListing, FolderCache.Folder?)? in
-                let key = Array(folder.utf8)
+            let read = Compiler.parallelMap(level) { folder -> FolderListing? in
                 let absolute = folder.isEmpty ? start : start + "/" + folder
-                var status = stat()
-                // Only a folder on the vault's device (a trusted file system's) is cached.
-                let stamp =
-                    stat(absolute, &status) == 0 && device == UInt64(truncatingIfNeeded: status.st_dev)
-                    ? FileStamp(status) : nil
-                var names: (files: [String], folders: [String]) = ([], [])
-                var complete = false
-                if let stamp, let cached = cache?.folders[key], cached.stamp == stamp {
-                    names = (cached.files, cached.folders)
-                    complete = true
-                } else {
-                    guard let entries = Self.entries(of: absolute, complete: &complete) else { return nil }
-                    for entry in entries where !entry.name.hasPrefix(".") {
-                        let kind = entry.kind == .unknown ? Self.kind(at: absolute + "/" + entry.name) : entry.kind
-                        if kind == .folder {
-                            names.folders.append(entry.name)
-                        } else {
-                            names.files.append(entry.name)
-                        }
-                    }
-                }
+                guard let entries = Self.entries(of: absolute) else { return nil }
                 var listing = FolderListing(absolute: absolute)
                 let prefix = folder.isEmpty ? "" : folder + "/"
-                listing.files.reserveCapacity(names.files.count)
-                for name in names.files {
-                    let relative = prefix + name
-                    listing.files.append((relative, start + "/" + relative))
+                for entry in entries where !entry.name.hasPrefix(".") {
+                    let kind = entry.kind == .unknown ? Self.kind(at: absolute + "/" + entry.name) : entry.kind
+                    let relative = prefix + entry.name
+                    if kind != .folder {
+                        listing.files.append((relative, start + "/" + relative))
+                    } else if !skipping.contains(start + "/" + relative) {
+                        // Folders are entered; links to folders never are, as in a scan.
+                        listing.folders.append(relative)
+                    }
                 }
-                for name in names.folders {
-                    let relative = prefix + name
-                    // Folders are entered; links to folders never are, as in a scan.
-                    if !skipping.contains(start + "/" + relative) { listing.folders.append(relative) }
-                }
-                guard let stamp, complete, stamp.changedSeconds < settled, stamp.modifiedSeconds < settled,
-                    stamp.changedSeconds > 0, stamp.modifiedSeconds > 0
-                else { return (listing, nil) }
-                return (listing, FolderCache.Folder(stamp: stamp, files: names.files, folders: names.folders))
+                return listing
             }
-            for (folder, result) in zip(level, read) {
-                let key = Array(folder.utf8)
-                listings[key] = result?.0
-                if let cached = result?.1 { next.folders[key] = cached }
-            }
-            level = read.flatMap { $0?.0.folders ?? [] }
+            for (folder, listing) in zip(level, read) { listings[Array(folder.utf8)] = listing }
+            level = read.flatMap { $0?.folders ?? [] }
         }
-        return (listings, next)
+        return listings
     }
 
     /// A folder the walk is in (``walk(root:skipping:)``): its files and folders, in the order
