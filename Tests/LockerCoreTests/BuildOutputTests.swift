@@ -173,9 +173,7 @@ import Testing
         try OutputWriter.replace(out, with: [OutputFile(path: "old.json", data: Data("{}".utf8))])
         try OutputWriter.replace(out, with: [OutputFile(path: "new.json", data: Data("{}".utf8))])
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        // The second build wrote two files of its own: the marker file stays, and a changes
-        // file on it says what changed.
-        #expect(files == [OutputWriter.marker, OutputWriter.markerChanges, "new.json"])
+        #expect(files == [OutputWriter.marker, "new.json"])
         #expect(OutputWriter.readMarker(in: out)?.paths == ["new.json"])
     }
 
@@ -217,30 +215,16 @@ import Testing
         #expect(try text("site/page/index.html") == "new")
         #expect(try text("edited.txt") == "build")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("gone").path))
-        // The marker file, as the first build wrote it: a heading, its format, then each file's
-        // SHA-256, its size, inode and modification time, the digest of its inputs (none here)
-        // and its path.
+        // The marker file: a heading, its format, then each file's SHA-256, its size, inode and
+        // modification time, the digest of its inputs (none here) and its path.
         let lines = try text(OutputWriter.marker).split(separator: "\n")
         #expect(lines.dropFirst().first == "format 2")
         let marker = lines.dropFirst(2).map { $0.split(separator: " ") }
-        #expect(marker.map { $0.count } == [4, 4, 4, 4])
-        #expect(marker.map { $0[2] } == ["-", "-", "-", "-"])
-        #expect(marker.map { String($0[3]) } == ["edited.txt", "gone/x.txt", "same.json", "site/page/index.html"])
-        #expect(marker[2][1] == "2:\(try inode("same.json")):" + String(marker[2][1].split(separator: ":")[2]))
-        // The changes file on it: a heading, its format, the marker file's stamp, then the lines
-        // of the files written anew, and one that removes the file gone (`x` for its SHA-256).
-        let changeLines = try text(OutputWriter.markerChanges).split(separator: "\n")
-        var status = stat()
-        #expect(lstat(out.appendingPathComponent(OutputWriter.marker).path, &status) == 0)
-        #expect(changeLines.dropFirst().first == "format 2")
-        #expect(changeLines.dropFirst(2).first.map(String.init) == "base " + FileStamp(status).contentText)
-        let changes = changeLines.dropFirst(3).map { $0.split(separator: " ") }
-        #expect(changes.map { String($0[3]) } == ["edited.txt", "gone/x.txt", "site/page/index.html"])
-        #expect(
-            changes.map { String($0[0]) } == [
-                ContentHash.sha256Hex(Data("build".utf8)), "x", ContentHash.sha256Hex(Data("new".utf8)),
-            ])
-        // Read together, they list the second build's files.
+        #expect(marker.map { $0.count } == [4, 4, 4])
+        #expect(marker.map { $0[2] } == ["-", "-", "-"])
+        #expect(marker.map { String($0[3]) } == ["edited.txt", "same.json", "site/page/index.html"])
+        #expect(marker[1][1] == "2:\(try inode("same.json")):" + String(marker[1][1].split(separator: ":")[2]))
+        // It lists the second build's files.
         let listed = try #require(OutputWriter.readMarker(in: out))
         #expect(listed.paths == ["edited.txt", "same.json", "site/page/index.html"])
         #expect(

@@ -21,7 +21,6 @@ import Testing
             + "0a1 5:6:7.8 - z/last.json"
         let marker = OutputMarker(Data(text.utf8))
         #expect(marker.count == 3)
-        #expect(marker.hasInputs)
         #expect(marker.isSorted)
         #expect(marker.index(of: "guides/a b/index.html") == 0)
         #expect(marker["guides/a b/index.html"] == Recorded(sha256: "abc", stamp: "1:2:3.4", inputs: "fed"))
@@ -67,7 +66,7 @@ import Testing
         // Blank lines are passed over, as the marker's first reader passed them: the format line
         // is the second line that is not blank.
         let spaced = OutputMarker(Data("\nheading\n\nformat 2\n\nabc 1 fed a b.json\n\n".utf8))
-        #expect(spaced.hasInputs && spaced.count == 1)
+        #expect(spaced.count == 1)
         #expect(spaced["a b.json"] == Recorded(sha256: "abc", stamp: "1", inputs: "fed"))
         // A byte that is not UTF-8: read, but no line of it goes into the next marker as it is.
         var damaged = Array("h\nformat 2\na 1 - x.json\nb 2 - y.json\n".utf8)
@@ -79,11 +78,8 @@ import Testing
         #expect(ledger.closing().marker.data == OutputWriter.markerText(unreadable.files))
         #expect(String(decoding: ledger.closing().marker.data, as: UTF8.self).contains("y.j\u{FFFD}on"))
         #expect(OutputMarker(Data("h\nformat 2\na 1 - x.json\n".utf8)).linesAreCopyable)
-        // An earlier locker's marker: no format line, no inputs.
-        let earlier = OutputMarker(Data("h\nabc 1:2:3 guides/a b/index.html\n".utf8))
-        #expect(!earlier.hasInputs)
-        #expect(earlier["guides/a b/index.html"] == Recorded(sha256: "abc", stamp: "1:2:3", inputs: nil))
-        #expect(earlier.hasInputs(nil, at: 0))
+        // A marker without the format line lists nothing: its folder is rebuilt whole.
+        #expect(OutputMarker(Data("h\nabc 1:2:3 - guides/a b/index.html\n".utf8)).count == 0)
     }
 
     /// Many paths, so that the table's probing wraps and fills: each is found, none invented.
@@ -118,20 +114,6 @@ import Testing
         }
         #expect(OutputMarker.empty.index(of: paths[0], after: -1) == nil)
         #expect(OutputMarker.empty.index(of: paths[0], after: 3) == nil)
-    }
-
-    /// A marker of an earlier `locker`, without the format line, has two fields before the path:
-    /// a path may hold spaces, and a line with fewer fields, or ending in its last space, is
-    /// read as such.
-    @Test func anEarlierMarkersLinesHaveTwoFieldsBeforeThePath() {
-        let marker = OutputMarker(Data("heading\nabc 1:2 a b.json\nshort\nonly one \nend - \ndef - z.json".utf8))
-        #expect(!marker.hasInputs)
-        #expect(marker.paths == ["a b.json", "", "z.json"])
-        #expect(marker["a b.json"] == Recorded(sha256: "abc", stamp: "1:2", inputs: nil))
-        #expect(marker["z.json"] == Recorded(sha256: "def", stamp: nil, inputs: nil))
-        #expect(marker.index(of: "short") == nil && marker.index(of: "one ") == nil)
-        // The empty path of `end - ` (which replaced that of `only one `) is found at its line.
-        #expect(marker.index(of: "") == 1 && marker.index(of: String(Substring(""))) == 1)
     }
 
     /// Paths of every length from 1 to 40 bytes, many alike in their first eight or sixteen, and
@@ -248,8 +230,7 @@ import Testing
 
     /// The ledger's marker, made from the previous marker's lines, is the one
     /// ``OutputWriter/markerText(_:)`` writes for the same files; its removals and twins are
-    /// those of the files it no longer has. Random builds over random previous builds, with a
-    /// previous marker of this locker and of an earlier one.
+    /// those of the files it no longer has. Random builds over random previous builds.
     @Test(arguments: 0..<6) func theLedgersMarkerIsTheOneWrittenWhole(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let names = ["a", "B", "b", "guide", "Guide", "gúide", "z z", "x.json", "index.html"]
@@ -257,19 +238,11 @@ import Testing
         func entry() -> Recorded { Self.randomEntry(using: &random) }
         var previousFiles: [String: Recorded] = [:]
         for _ in 0..<Int.random(in: 0..<120, using: &random) { previousFiles[path()] = entry() }
-        let earlier = seed % 3 == 2
-        let previousText =
-            earlier
-            ? Data(
-                ("h\n" + previousFiles.map { "\($0.value.sha256) \($0.value.stamp ?? "-") \($0.key)\n" }.joined()).utf8)
-            : OutputWriter.markerText(previousFiles)
+        let previousText = OutputWriter.markerText(previousFiles)
         // Blank lines and lines too short to read, which are passed over, between some others:
         // the kept lines around them are not side by side in the marker's bytes.
-        let gappy = seed % 3 == 1
+        let gappy = seed % 2 == 1
         let previous = OutputMarker(gappy ? Self.withGaps(previousText, using: &random) : previousText)
-        if earlier {
-            previousFiles = previousFiles.mapValues { Recorded(sha256: $0.sha256, stamp: $0.stamp, inputs: nil) }
-        }
 
         let ledger = OutputLedger(previous: previous)
         var expected: [String: Recorded] = [:]
@@ -304,159 +277,6 @@ import Testing
         #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
         #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
         #expect(OutputMarker(closing.marker.data).files == expected)
-    }
-
-    /// A changes file on a marker file: its lines replace the marker file's of their paths, add
-    /// paths, or remove them (`x`); on another marker file (another stamp), without its header,
-    /// with a line it cannot read, or out of order, it is refused.
-    @Test func aChangesFileIsReadOnItsMarkerFile() {
-        let base = Array("h\nformat 2\na 1:1:1.1 - b.json\nb 2:2:2.2 f d.json\nc 3:3:3.3 - f.json".utf8)
-        let changes = Array("h\nformat 2\nbase 9:9:9.9\nx - - b.json\nz 4:4:4.4 - c.json\ny 5:5:5.5 g d.json\n".utf8)
-        let marker = OutputMarker(bytes: base, changes: changes, baseStamp: "9:9:9.9")
-        #expect(marker.paths == ["c.json", "d.json", "f.json"])
-        #expect(marker.isSorted && marker.linesAreCopyable)
-        #expect(marker["c.json"] == Recorded(sha256: "z", stamp: "4:4:4.4", inputs: nil))
-        #expect(marker["d.json"] == Recorded(sha256: "y", stamp: "5:5:5.5", inputs: "g"))
-        #expect(marker["f.json"] == Recorded(sha256: "c", stamp: "3:3:3.3", inputs: nil))
-        #expect(marker["b.json"] == nil)
-        #expect(marker.baseCount == 3)
-        #expect(!marker.changesRefused && !OutputMarker(bytes: base).changesRefused)
-        let header = "h\nformat 2\nbase 9:9:9.9\n"
-        for (other, why) in [
-            (OutputMarker(bytes: base, changes: changes, baseStamp: "9:9:9.8"), "another marker file"),
-            (OutputMarker(bytes: base, changes: changes, baseStamp: nil), "no marker file's stamp"),
-            (OutputMarker(bytes: base, changes: Array(changes.dropFirst(2)), baseStamp: "9:9:9.9"), "no heading"),
-            (OutputMarker(bytes: base, changes: [], baseStamp: "9:9:9.9"), "empty"),
-            (
-                OutputMarker(
-                    bytes: base, changes: Array((header + "y 5:5:5.5 g d.json\nz 4:4:4.4 - c.json\n").utf8),
-                    baseStamp: "9:9:9.9"),
-                "out of order"
-            ),
-            (
-                OutputMarker(
-                    bytes: base, changes: Array((header + "z 4:4:4.4 - c.json\nz 4:4:4.4 - c.json\n").utf8),
-                    baseStamp: "9:9:9.9"),
-                "a path twice"
-            ),
-            (
-                OutputMarker(
-                    bytes: base, changes: Array((header + "z 4:4:4.4 - c.json\nshort\n").utf8), baseStamp: "9:9:9.9"),
-                "a line cut short"
-            ),
-            (
-                OutputMarker(
-                    bytes: Array("h\nformat 2\nb 1:1:1.1 - z.json\na 1:1:1.1 - b.json\n".utf8),
-                    changes: Array((header + "z 4:4:4.4 - c.json\n").utf8), baseStamp: "9:9:9.9"),
-                "a marker file out of order"
-            ),
-        ] {
-            #expect(other.changesRefused, "\(why)")
-        }
-        // A changes file of no lines: the marker file as it is.
-        let none = OutputMarker(bytes: base, changes: Array(header.utf8), baseStamp: "9:9:9.9")
-        #expect(!none.changesRefused && none.files == OutputMarker(bytes: base).files)
-    }
-
-    /// A marker whose changes file is refused is not read: a rebuild over the folder takes it for
-    /// one of unknown files and rebuilds it whole, as after a folder copied elsewhere.
-    @Test func aMarkerWhoseChangesAreRefusedIsNotRead() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let base = output.appendingPathComponent(OutputWriter.marker).path
-        try OutputWriter.replaceFile(Data("h\nformat 2\na 1:1:1.1 - x.json\n".utf8), at: base)
-        let stamp = try #require(FileStamp(regularFileAt: base)).contentText
-        let changes = output.appendingPathComponent(OutputWriter.markerChanges).path
-        try OutputWriter.replaceFile(Data("h\nformat 2\nbase \(stamp)\nb 2:2:2.2 - y.json\n".utf8), at: changes)
-        #expect(OutputWriter.readMarker(in: output)?.paths == ["x.json", "y.json"])
-        #expect(OutputPrefetch(output: output).marker()?.paths == ["x.json", "y.json"])
-        // The marker file written again (copied, say): the changes are on another.
-        try OutputWriter.replaceFile(Data("h\nformat 2\na 1:1:1.1 - x.json\n".utf8), at: base)
-        #expect(OutputWriter.readMarker(in: output) == nil)
-        #expect(OutputPrefetch(output: output).marker() == nil)
-        // A folder in the changes file's place: not read either; the changes file gone: the
-        // marker file alone.
-        unlink(changes)
-        try FileManager.default.createDirectory(atPath: changes, withIntermediateDirectories: false)
-        #expect(OutputWriter.readMarker(in: output) == nil)
-        try FileManager.default.removeItem(atPath: changes)
-        #expect(OutputWriter.readMarker(in: output)?.paths == ["x.json"])
-    }
-
-    /// Builds over builds, each recorded by a changes file on the marker file while few files
-    /// changed, by a new marker file past that: the marker file read with its changes file lists
-    /// what the ledger's files are, as a marker written whole would; the removals and twins are
-    /// those of a marker written whole; and a changes file on the previous marker file is refused
-    /// beside a new one.
-    @Test(arguments: 0..<8) func aMarkerAndItsChangesListTheFilesAMarkerWrittenWholeWould(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
-        let names = ["a", "B", "b", "guide", "Guide", "z z", "x.json", "index.html"]
-        func path() -> String { Self.randomPath(of: names, numbers: 60, using: &random) }
-        func entry() -> Recorded { Self.randomEntry(using: &random) }
-        var files: [String: Recorded] = [:]
-        for _ in 0..<Int.random(in: 0..<150, using: &random) { files[path()] = entry() }
-        var base = [UInt8](OutputWriter.markerText(files))
-        var baseStamp = "1:1:1.0"
-        var changes: [UInt8]?
-        var (changeFiles, wholeFiles) = (0, 0)
-        for generation in 1...8 {
-            let previous = OutputMarker(bytes: base, changes: changes, baseStamp: baseStamp)
-            #expect(previous.files == files, "generation \(generation)")
-            let ledger = OutputLedger(previous: previous)
-            var expected: [String: Recorded] = [:]
-            // Most builds change a few files; one in four changes more than a changes file takes.
-            let many = Int.random(in: 0..<4, using: &random) == 0
-            for (path, file) in files.sorted(by: { $0.key < $1.key }) {
-                let line = previous.index(of: path) ?? -1
-                switch Int.random(in: 0..<(many ? 3 : 12), using: &random) {
-                case 0:
-                    let written = entry()
-                    ledger.wrote(path, written)
-                    expected[path] = written
-                case 1:
-                    break  // removed
-                case 2:
-                    let inputs = String(Int.random(in: 0..<3, using: &random))
-                    ledger.kept(line: line, path: path, inputs: inputs, reused: true)
-                    expected[path] = Recorded(sha256: file.sha256, stamp: file.stamp, inputs: inputs)
-                default:
-                    ledger.kept(line: line, reused: false)
-                    expected[path] = file
-                }
-            }
-            for _ in 0..<(many ? OutputLedger.fewChanges + 10 : Int.random(in: 0..<5, using: &random)) {
-                let new = path() + "-\(generation)"
-                if expected[new] != nil { continue }
-                let written = entry()
-                ledger.wrote(new, written)
-                expected[new] = written
-            }
-            let closing = ledger.closing(changes: true)
-            let removals = files.keys.filter { expected[$0] == nil }
-            #expect(closing.removals == removals.sorted { $0.utf8Precedes($1) })
-            #expect(closing.twins == OutputWriter.Journal.twins(of: closing.removals, among: Array(expected.keys)))
-            let bytes = [UInt8](closing.marker.data)
-            if closing.changes {
-                changeFiles += 1
-                #expect(closing.marker.path == OutputWriter.markerChanges)
-                changes = bytes
-            } else {
-                wholeFiles += 1
-                #expect(closing.marker.path == OutputWriter.marker)
-                #expect(bytes == [UInt8](OutputWriter.markerText(expected)))
-                let stale = changes
-                (base, baseStamp, changes) = (bytes, "1:1:1.\(generation)", nil)
-                // The previous changes file, left beside the new marker file by a commit cut
-                // short, names the previous marker file: refused.
-                if stale != nil {
-                    #expect(OutputMarker(bytes: base, changes: stale, baseStamp: baseStamp).changesRefused)
-                }
-            }
-            #expect(OutputMarker(bytes: base, changes: changes, baseStamp: baseStamp).files == expected)
-            files = expected
-        }
-        #expect(changeFiles > 0 && changeFiles + wholeFiles == 8)
     }
 
     /// A random path: one to three of `names`, joined by `/`, then a number below `numbers`.

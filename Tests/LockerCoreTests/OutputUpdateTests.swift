@@ -24,16 +24,10 @@ import Testing
         OutputFile(path: "site/guides/c/index.html", data: Data("C".utf8)),
     ]
 
-    /// More files than a changes file takes: a build that writes them writes its marker whole.
-    static let many = (0...OutputLedger.fewChanges).map {
-        OutputFile(path: "bundles/v1/guide/en/\($0).json", data: Data("\($0)".utf8))
-    }
-
     /// The output's files but the marker, by path, as text.
     static func files(_ output: URL) throws -> [String: String] {
         var tree = try GoldenTests.readTree(output)
         tree[OutputWriter.marker] = nil
-        tree[OutputWriter.markerChanges] = nil
         return tree.mapValues { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -281,10 +275,8 @@ import Testing
                 for file in Self.second { try update.write(file) }
                 // The journal is saved and the process stops before carrying it out.
                 let journal = try update.journal(record: nil)
-                // It names the new marker (here a changes file), which waits in the scratch
-                // folder, instead of holding it.
-                #expect(journal.marker == nil && journal.newMarker == nil)
-                let newMarker = try #require(journal.newChanges)
+                // It names the new marker, which waits in the scratch folder, instead of holding it.
+                let newMarker = try #require(journal.newMarker)
                 #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(newMarker).path))
             }
             #expect(
@@ -300,75 +292,6 @@ import Testing
             #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.second))
-        }
-    }
-
-    /// A rebuild that writes few files records them in a changes file beside the marker file,
-    /// which stays as it is; one that writes many writes the marker file whole again, and the
-    /// changes file goes.
-    @Test func aRebuildOfFewFilesWritesAChangesFileAndOfManyAWholeMarker() throws {
-        try Self.withFirstBuild { output in
-            let (marker, changes) = (
-                output.appendingPathComponent(OutputWriter.marker).path,
-                output.appendingPathComponent(OutputWriter.markerChanges).path
-            )
-            let inode = { (path: String) throws -> Int in
-                try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
-            }
-            let first = try inode(marker)
-            do {
-                let update = try OutputWriter.begin(replacing: output)
-                for file in Self.second { try update.write(file) }
-                try update.commit()
-            }
-            #expect(try inode(marker) == first)
-            #expect(FileManager.default.fileExists(atPath: changes))
-            #expect(try OutputWriter.previousFiles(of: output).map { Set($0.paths) } == Set(Self.second.map(\.path)))
-
-            do {
-                let update = try OutputWriter.begin(replacing: output)
-                for file in Self.second + Self.many { try update.write(file) }
-                try update.commit()
-            }
-            #expect(try inode(marker) != first)
-            #expect(!FileManager.default.fileExists(atPath: changes))
-            let listed = try #require(try OutputWriter.previousFiles(of: output))
-            #expect(Set(listed.paths) == Set((Self.second + Self.many).map(\.path)))
-            #expect(try Self.files(output) == Self.expected(Self.second + Self.many))
-        }
-    }
-
-    /// A commit that writes the marker whole and stops between its rename and the changes
-    /// file's removal leaves changes on the previous marker file: they are refused, and the
-    /// next build finishes the commit, which removes them.
-    @Test func changesLeftBesideANewMarkerFileAreRefusedAndRemoved() throws {
-        try Self.withFirstBuild { output in
-            let changes = output.appendingPathComponent(OutputWriter.markerChanges)
-            let journalPath = output.appendingPathComponent(OutputWriter.Journal.file)
-            do {
-                let update = try OutputWriter.begin(replacing: output)
-                for file in Self.second { try update.write(file) }
-                try update.commit()
-            }
-            let stale = try Data(contentsOf: changes)
-            do {
-                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
-                for file in Self.second + Self.many { try update.write(file) }
-                let journal = try update.journal(record: nil)
-                let saved = try Data(contentsOf: journalPath)
-                try journal.apply(in: output)
-                #expect(!FileManager.default.fileExists(atPath: changes.path))
-                // As if it had stopped before the removal.
-                try stale.write(to: changes)
-                try saved.write(to: journalPath)
-            }
-            #expect(OutputWriter.readMarker(in: output) == nil)
-            let next = try OutputWriter.begin(replacing: output)
-            next.discard()
-            #expect(!FileManager.default.fileExists(atPath: changes.path))
-            #expect(
-                try OutputWriter.previousFiles(of: output).map { Set($0.paths) }
-                    == Set((Self.second + Self.many).map(\.path)))
         }
     }
 
@@ -394,7 +317,7 @@ import Testing
         }
     }
 
-    /// A journal of an earlier `locker` names its new marker by SHA-256, not by stamp: applied
+    /// A journal names its new marker by SHA-256 where the file system gives no stamp: applied
     /// again after the marker was renamed, it finds it in place by its bytes; with another
     /// marker in place, it fails and leaves no record.
     @Test func aJournalThatNamesItsMarkerByHashIsAppliedAsOneThatNamesItByStamp() throws {
@@ -402,12 +325,10 @@ import Testing
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
             var journal: OutputWriter.Journal
             do {
-                // Released at the end of the block, with the output's lock. Enough files for a
-                // marker written whole, as an earlier `locker` always wrote it.
+                // Released at the end of the block, with the output's lock.
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
-                for file in Self.second + Self.many { try update.write(file) }
+                for file in Self.second { try update.write(file) }
                 journal = try update.journal(record: record)
-                #expect(journal.newChanges == nil)
             }
             let newMarker = output.appendingPathComponent(try #require(journal.newMarker))
             journal.newMarkerSHA256 = ContentHash.sha256Hex(try Data(contentsOf: newMarker))
@@ -429,19 +350,17 @@ import Testing
     /// A new marker removed from the scratch folder before the commit (by hand) is not taken
     /// for one renamed by an earlier apply: the commit fails, and leaves no record beside the
     /// previous marker, so the next build does not take the folder for up to date.
-    @Test(arguments: [false, true]) func aCommitWhoseNewMarkerIsGoneLeavesNoRecord(whole: Bool) throws {
+    @Test func aCommitWhoseNewMarkerIsGoneLeavesNoRecord() throws {
         try Self.withFirstBuild { output in
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
-            // A marker written whole, or a changes file.
-            let files = Self.second + (whole ? Self.many : [])
+            let files = Self.second
             do {
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Update)
                 for file in files { try update.write(file) }
                 let journal = try update.journal(record: record)
-                #expect((whole ? journal.newMarkerStamp : journal.newChangesStamp) != nil)
-                #expect(
-                    journal.newMarkerSHA256 == nil && journal.newChangesSHA256 == nil, "known by its stamp, not hashed")
-                let newMarker = try #require(whole ? journal.newMarker : journal.newChanges)
+                #expect(journal.newMarkerStamp != nil)
+                #expect(journal.newMarkerSHA256 == nil, "known by its stamp, not hashed")
+                let newMarker = try #require(journal.newMarker)
                 try FileManager.default.removeItem(at: output.appendingPathComponent(newMarker))
                 #expect {
                     try journal.apply(in: output)
@@ -620,24 +539,13 @@ import Testing
             "Guide.json": OutputWriter.RecordedFile(sha256: ""), "OLD.json": OutputWriter.RecordedFile(sha256: ""),
         ]
         let journal = OutputWriter.Journal(
-            renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"], marker: "", record: nil,
+            renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"], record: nil,
             twins: OutputWriter.Journal.twins(of: ["guide.json", "old.json"], among: newFiles.keys))
         #expect(journal.twins == [["guide.json", "Guide.json"], ["old.json", "OLD.json"]])
         try journal.apply(in: output)
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
-        #expect(names == [OutputWriter.marker, "Guide.json", "OLD.json", "guide.json"])
+        #expect(names == ["Guide.json", "OLD.json", "guide.json"])
 
-        // A journal an older locker left has no twins: the files it renamed are kept the same way.
-        try write("scratch", "newer")
-        #expect(unlink(output.appendingPathComponent("guide.json").path) == 0)
-        #expect(
-            link(output.appendingPathComponent("scratch").path, output.appendingPathComponent("guide.json").path) == 0)
-        var older = journal
-        older.twins = nil
-        older.removals = ["guide.json"]
-        try older.apply(in: output)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == names)
-        #expect(try String(contentsOf: output.appendingPathComponent("guide.json"), encoding: .utf8) == "newer")
     }
 
     @Test func twinsAreFoundAcrossCaseWidthAndComposition() {

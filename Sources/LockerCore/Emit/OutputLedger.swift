@@ -48,7 +48,7 @@ final class OutputLedger: @unchecked Sendable {
     /// false) or, for a page, with its inputs unchanged (`reused` true, counted in ``reused``).
     func kept(line: Int, path: String, inputs: String?, reused: Bool) {
         // The same entry as the previous build's goes into the next marker as its line.
-        let same = previous.hasInputs && previous.hasInputs(inputs, at: line)
+        let same = previous.hasInputs(inputs, at: line)
         var entry: OutputWriter.RecordedFile?
         if !same {
             entry = previous.entry(at: line)
@@ -84,12 +84,8 @@ final class OutputLedger: @unchecked Sendable {
     /// What the commit needs of the ledger.
     struct Closing {
         /// The new marker: in pieces, runs of the previous marker's lines (not copied) between
-        /// the new lines; whole when the previous marker's lines cannot be copied. Or the new
-        /// changes file on the previous marker file (``changes``).
+        /// the new lines; whole when the previous marker's lines cannot be copied.
         var marker: OutputFile
-        /// Whether ``marker`` is a changes file (``OutputWriter/markerChanges``), on the marker
-        /// file in place, rather than a marker file.
-        var changes: Bool { marker.path == OutputWriter.markerChanges }
         /// The previous build's files this build does not have, in byte order.
         var removals: [String]
         /// Each removal paired with a file of this build whose path may be another spelling of it
@@ -101,13 +97,7 @@ final class OutputLedger: @unchecked Sendable {
     /// previous line. The marker's lines come in byte order of their paths, as
     /// ``OutputWriter/markerText(_:)`` writes them: the previous marker's lines kept as they are,
     /// merged with the new ones.
-    ///
-    /// With `changes`, a rebuild that changed few files gives a changes file instead, listing
-    /// only what differs from the marker file in place (``OutputMarker/changes(keeping:entries:atMost:)``):
-    /// writing 20,000 lines again, 3.5 MB, and dropping the previous ones took 3 ms of a
-    /// one-note rebuild's commit. Past a sixteenth of the marker file's lines, the marker is
-    /// written whole again.
-    func closing(changes: Bool = false) -> Closing {
+    func closing() -> Closing {
         lock.lock()
         var kept = keptLines.map { $0 != 0 }
         let entries = self.entries
@@ -128,12 +118,7 @@ final class OutputLedger: @unchecked Sendable {
         let marker: OutputFile
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
-        if changes,
-            let file = previous.changes(
-                keeping: kept, entries: entries, atMost: max(Self.fewChanges, previous.baseCount / 16))
-        {
-            marker = OutputFile(path: OutputWriter.markerChanges, pieces: [file[...]])
-        } else if previous.linesAreCopyable {
+        if previous.linesAreCopyable {
             var pieces: [ArraySlice<UInt8>] = [Array(OutputWriter.markerStart.utf8)[...]]
             /// The new lines since the last run of kept ones.
             var newLines: [UInt8] = []
@@ -197,6 +182,4 @@ final class OutputLedger: @unchecked Sendable {
         return Closing(marker: marker, removals: removals, twins: twins.twins)
     }
 
-    /// How many lines a changes file may have on a marker file of any size.
-    static let fewChanges = 256
 }

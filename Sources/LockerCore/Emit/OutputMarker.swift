@@ -14,8 +14,7 @@ import Foundation
 /// vault looks up each of its 20,000 output files once: a dictionary of strings made for them
 /// cost more than the rest of its commit.
 struct OutputMarker: Sendable {
-    /// Where a line's fields are in ``bytes``: `<sha256> <stamp> <inputs> <path>` (`<inputs>`
-    /// empty in a marker of an earlier `locker`, which had none).
+    /// Where a line's fields are in ``bytes``: `<sha256> <stamp> <inputs> <path>`.
     fileprivate struct Line: Sendable {
         var start: Int32
         var stamp: Int32
@@ -29,82 +28,35 @@ struct OutputMarker: Sendable {
     private let lines: [Line]
     /// Open addressing over ``lines`` by path: a line's place plus one, 0 for an empty slot.
     private let table: [Int32]
-    /// Whether the lines have inputs (`format 2`): a line of an earlier marker is written anew.
-    let hasInputs: Bool
     /// Whether the paths come in byte order, as ``OutputWriter/markerText(_:)`` writes them.
     let isSorted: Bool
-    /// Whether its lines can go into the next marker as they are: it has inputs, its paths are
-    /// in order, and its bytes are UTF-8 (a damaged marker's line is written anew, as
+    /// Whether its lines can go into the next marker as they are: its paths are in order, and
+    /// its bytes are UTF-8 (a damaged marker's line is written anew, as
     /// ``OutputWriter/markerText(_:)`` writes it, with U+FFFD for a byte that is not).
     let linesAreCopyable: Bool
-    /// The stamp of the marker file it was read from (``FileStamp/contentText``), when it was
-    /// read from one: what a changes file written on it names (``OutputWriter/markerChanges``).
-    let baseStamp: String?
-    /// How many of ``bytes`` are the marker file's; the changes file's lines come after them.
-    private let baseByteCount: Int
-    /// How many lines the marker file has.
-    let baseCount: Int
-    /// Whether it was given a changes file it could not apply: not on this marker file (the
-    /// folder copied, say, which changes the marker file's stamp), cut short, or out of order.
-    /// Such a marker is not to be used at all: the marker file alone would not list the files
-    /// the changes added.
-    let changesRefused: Bool
-    /// The paths (in ``bytes``) that the changes file removes from the marker file, and the
-    /// lines taken from the changes file that replace one of the marker file's.
-    private let removedFromBase: [Range<Int>]
-    private let replacingBase: Set<Int>
 
     /// A marker that lists nothing (a first build).
     static let empty = OutputMarker(Data())
 
     /// The marker's second line, naming its format: `<sha256> <stamp> <inputs> <path>` lines.
-    /// A marker without it (an earlier `locker`) has `<sha256> <stamp> <path>` lines.
+    /// A marker without it lists nothing: its folder is rebuilt whole.
     static let formatLine = "format 2"
 
-    /// Reads a marker: its first line is a heading, then maybe ``formatLine``, then a line per
-    /// file. A line with too few fields is passed over; a later line of a path wins.
+    /// Reads a marker: its first line is a heading, then ``formatLine``, then a line per file. A
+    /// line with too few fields is passed over; a later line of a path wins.
     init(_ data: Data) {
         self.init(bytes: data.withUnsafeBytes { Array($0) })
     }
 
-    /// The line of a changes file before its files: `base <stamp>`, the marker file's stamp.
-    static let basePrefix = "base "
-    /// What a changes file's line has for its SHA-256 when it removes the marker file's file.
-    static let removal = "x"
-
     /// Reads a marker from its bytes (see ``init(_:)``).
     init(bytes: [UInt8]) {
-        self.init(bytes: bytes, changes: nil, baseStamp: nil)
-    }
-
-    /// Reads a marker from its file's bytes, whose stamp was `baseStamp`, and the bytes of its
-    /// changes file (``OutputWriter/markerChanges``): a heading, ``formatLine``, `base <stamp>`,
-    /// then the lines of the files that differ from the marker file's, sorted by path, each
-    /// replacing the marker file's line of its path; a line with ``removal`` for its SHA-256
-    /// removes it. Changes that cannot be applied are refused (``changesRefused``).
-    init(bytes base: [UInt8], changes: [UInt8]?, baseStamp: String?) {
-        var bytes = base
-        var baseByteCount = base.count
-        var refused = changes != nil
-        // How many lines the changes file has after its heading: each must be read.
-        var changeCount = 0
-        if let changes, let baseStamp, let lines = Self.changeLines(of: changes, on: baseStamp) {
-            refused = false
-            // The marker file's last line ends in a line break, or is given one.
-            if let last = bytes.last, last != 0x0A {
-                bytes.append(0x0A)
-                baseByteCount += 1
-            }
-            bytes += changes[lines...]
-            changeCount = changes[lines...].split(separator: 0x0A).count
-        }
-        // Offsets are 32-bit: a marker of 2 GiB (10,000 notes make 3.5 MB) is damaged, and read
-        // as listing nothing, which makes the next build write everything anew.
-        if bytes.count >= Int(Int32.max) { (bytes, baseByteCount) = ([], 0) }
+        var bytes = bytes
+        // Offsets are 32-bit: a marker of 2 GiB is damaged, and read as listing nothing, which
+        // makes the next build write everything anew.
+        if bytes.count >= Int(Int32.max) { bytes = [] }
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 150)
         let format = Array(Self.formatLine.utf8)
-        var hasInputs = false
         var lineNumber = 0
         bytes.withUnsafeBufferPointer { buffer in
             var start = 0
@@ -119,43 +71,24 @@ struct OutputMarker: Sendable {
                 if end == start { continue }
                 defer { lineNumber += 1 }
                 if lineNumber == 0 { continue }
-                if lineNumber == 1, end - start == format.count,
-                    UnsafeBufferPointer(rebasing: buffer[start..<end]).elementsEqual(format)
-                {
-                    hasInputs = true
+                if lineNumber == 1 {
+                    guard end - start == format.count,
+                        UnsafeBufferPointer(rebasing: buffer[start..<end]).elementsEqual(format)
+                    else { return }
                     continue
                 }
                 // The fields before the path, each ended by a space; the path is the rest.
-                // (Each field's start is found with `memchr`, into no array: 20,000 lines.)
                 func field(after index: Int) -> Int? {
                     guard index < end, let space = memchr(base + index, 0x20, end - index) else { return nil }
                     return base.distance(to: space.assumingMemoryBound(to: UInt8.self)) + 1
                 }
-                guard let stamp = field(after: start), let inputs = field(after: stamp) else { continue }
-                // Without inputs (an earlier marker), the second field is the path.
-                let path: Int
-                if hasInputs {
-                    guard let after = field(after: inputs) else { continue }
-                    path = after
-                } else {
-                    path = inputs
-                }
+                guard let stamp = field(after: start), let inputs = field(after: stamp),
+                    let path = field(after: inputs)
+                else { continue }
                 lines.append(
                     Line(
                         start: Int32(start), stamp: Int32(stamp), inputs: Int32(inputs), path: Int32(path),
                         end: Int32(end)))
-            }
-        }
-        let baseCount = lines.firstIndex { Int($0.start) >= baseByteCount } ?? lines.count
-        var removedFromBase: [Range<Int>] = []
-        var replacingBase: Set<Int> = []
-        if lines.count - baseCount != changeCount {
-            refused = true
-        } else if baseCount < lines.count {
-            if let merged = Self.merged(lines, changesFrom: baseCount, in: bytes) {
-                (lines, removedFromBase, replacingBase) = merged
-            } else {
-                refused = true
             }
         }
         // The table, twice as large as the lines at least; a later line of a path replaces the
@@ -193,120 +126,8 @@ struct OutputMarker: Sendable {
         self.bytes = bytes
         self.lines = kept
         self.table = table
-        self.hasInputs = hasInputs
         self.isSorted = sorted
-        linesAreCopyable = hasInputs && sorted && bytes.isValidUTF8
-        self.baseStamp = baseStamp
-        self.baseByteCount = baseByteCount
-        self.baseCount = baseCount
-        self.removedFromBase = removedFromBase
-        self.replacingBase = replacingBase
-        changesRefused = refused
-    }
-
-    /// Where the lines of files start in `changes`, when it is a changes file on the marker file
-    /// whose stamp is `baseStamp`; nil otherwise.
-    private static func changeLines(of changes: [UInt8], on baseStamp: String) -> Int? {
-        var start = 0
-        var header: [ArraySlice<UInt8>] = []
-        while header.count < 3 {
-            guard let end = changes[start...].firstIndex(of: 0x0A) else { return nil }
-            header.append(changes[start..<end])
-            start = end + 1
-        }
-        guard header[1].elementsEqual(formatLine.utf8), header[2].elementsEqual((basePrefix + baseStamp).utf8)
-        else { return nil }
-        return start
-    }
-
-    /// The marker file's lines, sorted by path, with the changes file's from `changes` on: each
-    /// replaces the marker file's line of its path, or adds one, or removes it (``removal``).
-    /// Returns the lines in order, the paths removed from the marker file's, and the places of
-    /// the lines that replace one of its lines; nil when either file's lines are out of order
-    /// or list a path twice.
-    private static func merged(
-        _ lines: [Line], changesFrom changes: Int, in bytes: [UInt8]
-    ) -> (lines: [Line], removed: [Range<Int>], replacing: Set<Int>)? {
-        bytes.withUnsafeBufferPointer { buffer in
-            func path(_ line: Line) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: buffer[Int(line.path)..<Int(line.end)])
-            }
-            func isRemoval(_ line: Line) -> Bool {
-                UnsafeBufferPointer(rebasing: buffer[Int(line.start)..<Int(line.stamp) - 1]).elementsEqual(
-                    removal.utf8)
-            }
-            let (base, added) = (lines[..<changes], lines[changes...])
-            func sorted(_ part: ArraySlice<Line>) -> Bool {
-                zip(part, part.dropFirst()).allSatisfy { precedes(path($0), path($1)) }
-            }
-            guard sorted(base), sorted(added) else { return nil }
-            var result: [Line] = []
-            result.reserveCapacity(lines.count)
-            var removed: [Range<Int>] = []
-            var replacing: Set<Int> = []
-            var (left, right) = (base.startIndex, added.startIndex)
-            while left < base.endIndex || right < added.endIndex {
-                if right == added.endIndex || (left < base.endIndex && precedes(path(base[left]), path(added[right]))) {
-                    result.append(base[left])
-                    left += 1
-                    continue
-                }
-                let change = added[right]
-                right += 1
-                let replaces = left < base.endIndex && path(base[left]).hasSameBytes(as: path(change))
-                if replaces { left += 1 }
-                if isRemoval(change) {
-                    if replaces { removed.append(Int(change.path)..<Int(change.end)) }
-                    continue
-                }
-                if replaces { replacing.insert(result.count) }
-                result.append(change)
-            }
-            return (result, removed, replacing)
-        }
-    }
-
-    /// The changes file that makes this marker, on its marker file, list the files of `entries`
-    /// (new lines, by path) and of its lines that are `kept`: its lines for the files whose
-    /// entries differ from the marker file's, and for those it lists that are gone. Nil when
-    /// it was not read from a marker file, its lines cannot be copied, or it would have more
-    /// than `limit` lines.
-    func changes(keeping kept: [Bool], entries: [String: OutputWriter.RecordedFile], atMost limit: Int) -> [UInt8]? {
-        guard let baseStamp, linesAreCopyable, kept.count == lines.count, entries.count <= limit else { return nil }
-        var changed: [(path: ArraySlice<UInt8>, line: [UInt8])] = []
-        var listed = Set<ArraySlice<UInt8>>()
-        for (path, entry) in entries {
-            var line: [UInt8] = []
-            OutputWriter.appendLine(path: path, entry: entry, to: &line)
-            let key = Array(path.utf8)[...]
-            listed.insert(key)
-            changed.append((key, line))
-        }
-        /// A line that removes the marker file's line of the path at `range` in the bytes.
-        func removal(_ range: Range<Int>) {
-            let path = bytes[range]
-            guard !listed.contains(path) else { return }
-            listed.insert(path)
-            changed.append((path, Array((Self.removal + " - - ").utf8) + path + [0x0A]))
-        }
-        for range in removedFromBase { removal(range) }
-        for (index, line) in lines.enumerated() {
-            let fromChanges = Int(line.start) >= baseByteCount
-            if kept[index] {
-                // A line of the changes file kept as it is stays a change.
-                if fromChanges {
-                    changed.append((bytes[Int(line.path)..<Int(line.end)], Array(lineBytes(at: index)) + [0x0A]))
-                }
-            } else if !fromChanges || replacingBase.contains(index) {
-                // The marker file lists it: gone, unless written anew (an entry).
-                removal(Int(line.path)..<Int(line.end))
-            }
-        }
-        guard changed.count <= limit else { return nil }
-        changed.sort { $0.path.lexicographicallyPrecedes($1.path) }
-        var file = Array(OutputWriter.markerStart.utf8) + Array((Self.basePrefix + baseStamp + "\n").utf8)
-        for change in changed { file += change.line }
-        return file
+        linesAreCopyable = sorted && bytes.isValidUTF8
     }
 
     /// How many files it lists.
@@ -366,7 +187,7 @@ struct OutputMarker: Sendable {
         return OutputWriter.RecordedFile(
             sha256: String(decoding: bytes[Int(line.start)..<Int(line.stamp - 1)], as: UTF8.self),
             stamp: text(line.stamp, line.inputs - 1),
-            inputs: hasInputs ? text(line.inputs, line.path - 1) : nil)
+            inputs: text(line.inputs, line.path - 1))
     }
 
     /// The path of the line at `index`.
@@ -391,7 +212,6 @@ struct OutputMarker: Sendable {
 
     /// Whether the line at `index` records `inputs` (nil: none).
     func hasInputs(_ inputs: String?, at index: Int) -> Bool {
-        guard hasInputs else { return (inputs ?? "-") == "-" }
         let line = lines[index]
         return field(Int(line.inputs), Int(line.path - 1), is: inputs ?? "-")
     }
@@ -406,7 +226,7 @@ struct OutputMarker: Sendable {
 
     /// Whether the line at `index` records inputs (``PageInputs``).
     func recordsInputs(at index: Int) -> Bool {
-        hasInputs && !self.hasInputs(nil, at: index)
+        !hasInputs(nil, at: index)
     }
 
     /// Whether the file of line `index`, in the output folder `output`, has the recorded stamp:

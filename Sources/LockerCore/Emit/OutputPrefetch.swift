@@ -27,8 +27,8 @@ public final class OutputPrefetch: @unchecked Sendable {
     private let folder: String
     private let markerRead = DispatchSemaphore(value: 0)
     private let recordRead = DispatchSemaphore(value: 0)
-    /// The marker, and the stamps of its file and of its changes file (nil: none).
-    private var readMarker: (marker: OutputMarker, stamps: [FileStamp?])?
+    /// The marker, and its file's stamp.
+    private var readMarker: (marker: OutputMarker, stamp: FileStamp)?
     /// The note record's first file read.
     private var readRecord: (stamp: FileStamp, bytes: [UInt8])?
     /// The note record's files read, its first and the files of its runs, and their bytes one
@@ -78,10 +78,7 @@ public final class OutputPrefetch: @unchecked Sendable {
     func marker() -> OutputMarker? {
         markerRead.wait()
         markerRead.signal()
-        guard let readMarker,
-            readMarker.stamps
-                == [folder + OutputWriter.marker, folder + OutputWriter.markerChanges].map(Self.stamp(of:))
-        else { return nil }
+        guard let readMarker, readMarker.stamp == Self.stamp(of: folder + OutputWriter.marker) else { return nil }
         return readMarker.marker
     }
 

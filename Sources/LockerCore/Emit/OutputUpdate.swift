@@ -208,9 +208,9 @@ extension OutputWriter {
         /// then carries out.
         func journal(record: BuildRecord?) throws -> Journal {
             let written = ledger.written
-            let closing = ledger.closing(changes: true)
+            let closing = ledger.closing()
             let removals = closing.removals
-            // The new marker (or changes file) waits in the scratch folder like the new files,
+            // The new marker waits in the scratch folder like the new files,
             // under its own name: the journal names it rather than holding its megabytes.
             let newMarker = scratch + "/" + closing.marker.path
             let markerText = closing.marker
@@ -234,13 +234,9 @@ extension OutputWriter {
                 removals: removals,
                 record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
                 twins: closing.twins)
-            if closing.changes {
-                (journal.newChanges, journal.newChangesStamp, journal.newChangesSHA256) =
-                    (newMarker, markerStamp, markerSHA256)
-            } else {
-                (journal.newMarker, journal.newMarkerStamp, journal.newMarkerSHA256) =
-                    (newMarker, markerStamp, markerSHA256)
-            }
+            (journal.newMarker, journal.newMarkerStamp, journal.newMarkerSHA256) = (
+                newMarker, markerStamp, markerSHA256
+            )
             do {
                 // The new files' bytes reach the disk before the journal that names them.
                 OutputWriter.flush(output.path)
@@ -270,24 +266,12 @@ extension OutputWriter {
         /// The new marker's stamp (``VaultScanner/contentStamp(of:)``): a marker with it is this
         /// commit's, renamed by an earlier apply of the journal.
         var newMarkerStamp: String? = nil
-        /// The new marker's SHA-256, in place of its stamp when it had none, or in a journal of
-        /// an older `locker`.
+        /// The new marker's SHA-256, in place of its stamp when it had none.
         var newMarkerSHA256: String? = nil
-        /// Where the new changes file (``OutputWriter/markerChanges``) on the marker file in place
-        /// waits, renamed over the changes file once the files are in place; nil when the commit
-        /// writes a marker file (``newMarker``), which takes the place of both. A key of its own:
-        /// a `locker` that knows no changes file leaves it, rather than take it for a marker.
-        var newChanges: String? = nil
-        /// The new changes file's stamp, or its SHA-256 when it had none.
-        var newChangesStamp: String? = nil
-        var newChangesSHA256: String? = nil
-        /// The new marker's text, in a journal of an older `locker`, which held it here.
-        var marker: String? = nil
         var record: String?
         /// `[removal, new file]` pairs whose paths differ only in case (or width, or accents):
         /// on a file system that ignores the difference they may be one file, which must stay.
-        /// Nil in a journal of an older `locker`, which protected the files it renamed instead.
-        var twins: [[String]]? = nil
+        var twins: [[String]] = []
 
         /// The new files each removal could be another spelling of (see ``twins``). The folding
         /// is looser than any file system's, so that no pair is missed; whether a pair is one file
@@ -417,14 +401,12 @@ extension OutputWriter {
             // A removed path that is one of the new files under another spelling (a file system
             // that ignores case or normalises names) keeps the new file: the two have one inode.
             var spellings: [String: [String]] = [:]
-            for pair in twins ?? [] where pair.count == 2 { spellings[pair[0], default: []].append(pair[1]) }
-            // A journal of an older `locker` has no twins: every renamed file is a candidate.
-            let renamed = twins == nil && !removals.isEmpty ? renames.compactMap { $0.count == 2 ? $0[1] : nil } : []
+            for pair in twins where pair.count == 2 { spellings[pair[0], default: []].append(pair[1]) }
             let twinsOf = spellings
             _ = Compiler.parallelMap(removals) { path in
                 var status = stat()
                 guard lstat(root + path, &status) == 0 else { return Int32(0) }
-                for twin in twinsOf[path] ?? renamed {
+                for twin in twinsOf[path] ?? [] {
                     var other = stat()
                     if lstat(root + twin, &other) == 0, other.st_ino == status.st_ino, other.st_dev == status.st_dev {
                         return Int32(0)
@@ -439,7 +421,7 @@ extension OutputWriter {
             // The record goes beside the marker it was made with, or not at all: without it, the
             // next build takes nothing for up to date.
             var markerInPlace = true
-            /// Renames the new marker or changes file at `source` over `target`.
+            /// Renames the new marker at `source` over `target`.
             func place(_ source: String, at target: String, stamp: String?, sha256: String?) {
                 guard rename(root + source, root + target) != 0 else { return }
                 // Gone when a commit cut short after this rename is applied again: then the
@@ -453,17 +435,8 @@ extension OutputWriter {
                     : String(cString: strerror(reason))
                 failure = failure ?? "cannot write \(root + target): \(problem)"
             }
-            if let newChanges {
-                place(newChanges, at: OutputWriter.markerChanges, stamp: newChangesStamp, sha256: newChangesSHA256)
-            } else {
-                if let newMarker {
-                    place(newMarker, at: OutputWriter.marker, stamp: newMarkerStamp, sha256: newMarkerSHA256)
-                } else if let marker {
-                    try OutputWriter.replaceFile(Data(marker.utf8), at: root + OutputWriter.marker)
-                }
-                // A new marker file: the changes on the previous one go (they name another
-                // marker file, and would be refused).
-                if markerInPlace { unlink(root + OutputWriter.markerChanges) }
+            if let newMarker {
+                place(newMarker, at: OutputWriter.marker, stamp: newMarkerStamp, sha256: newMarkerSHA256)
             }
             if let record, markerInPlace {
                 try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
@@ -476,7 +449,7 @@ extension OutputWriter {
             if let failure { throw LockerError.io(failure) }
         }
 
-        /// Whether the file at `path` is the new marker (or changes file) this journal names: by
+        /// Whether the file at `path` is the new marker this journal names: by
         /// its stamp, or by its SHA-256 when the journal has no stamp.
         private static func isFile(at path: String, stamp: String?, sha256: String?) -> Bool {
             if let stamp { return FileStamp(regularFileAt: path)?.contentText == stamp }

@@ -25,11 +25,6 @@ public enum OutputWriter {
     /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
     public static let marker = ".locker-build"
 
-    /// What changed in the output since the marker file was written, when a rebuild wrote few
-    /// files (``OutputMarker/init(bytes:changes:baseStamp:)``): read with the marker file it
-    /// names; beside another, or unreadable, it leaves the marker unread (``readMarker(inFolder:)``).
-    public static let markerChanges = ".locker-build-changes"
-
     /// The ``BuildRecord`` of the build in the folder.
     public static let recordFile = ".locker-inputs"
 
@@ -147,30 +142,14 @@ public enum OutputWriter {
         readMarker(inFolder: output.path + "/")?.marker
     }
 
-    /// The marker in the output folder `folder` (its path and a `/`), read now with its changes
-    /// file, and the two files' stamps; nil when the marker file cannot be read, or changed
-    /// while it was, or its changes file cannot be read or applied (the folder is then taken
-    /// for one whose files are not known, and rebuilt whole).
-    static func readMarker(inFolder folder: String) -> (marker: OutputMarker, stamps: [FileStamp?])? {
-        let stamp = FileStamp.init(regularFileAt:)
-        let (base, changes) = (folder + marker, folder + markerChanges)
-        guard let before = stamp(base), let bytes = try? FileBytes.contents(of: base), stamp(base) == before else {
-            return nil
-        }
-        // A changes file that cannot be read leaves the marker unread: without it, the marker
-        // file would list files as they were before it.
-        let changesBefore = stamp(changes)
-        var status = stat()
-        // Something else in its place (a folder, a link) is no changes file, and none either.
-        guard changesBefore != nil || lstat(changes, &status) != 0 else { return nil }
-        var changed: [UInt8]?
-        if changesBefore != nil {
-            guard let bytes = try? FileBytes.contents(of: changes) else { return nil }
-            changed = bytes
-        }
-        guard stamp(changes) == changesBefore else { return nil }
-        let read = OutputMarker(bytes: bytes, changes: changed, baseStamp: before.contentText)
-        return read.changesRefused ? nil : (read, [before, changesBefore])
+    /// The marker in the output folder `folder` (its path and a `/`), read now, and its file's
+    /// stamp; nil when it cannot be read, or changed while it was.
+    static func readMarker(inFolder folder: String) -> (marker: OutputMarker, stamp: FileStamp)? {
+        let path = folder + marker
+        guard let before = FileStamp(regularFileAt: path), let bytes = try? FileBytes.contents(of: path),
+            FileStamp(regularFileAt: path) == before
+        else { return nil }
+        return (OutputMarker(bytes: bytes), before)
     }
 
     /// Replaces the output folder with these files.
@@ -312,7 +291,7 @@ public enum OutputWriter {
                         try? fileManager.moveItem(at: previous, to: output)
                         throw error
                     }
-                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker, markerChanges, recordFile])
+                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker, recordFile])
                 } else {
                     try fileManager.moveItem(at: folder, to: output)
                 }
