@@ -155,41 +155,9 @@ import Testing
         }
     }
 
-    /// The record's files are read ahead into one array, the first's bytes then each run's,
-    /// taken only while each file is the one read and the one the previous build wrote.
-    @Test func aRecordsFilesReadAheadAreJoinedWhileEachIsTheFileWritten() throws {
-        try Self.withBuiltRecord { _, output, _, header in
-            let paths = [NoteRecord.fileName, NoteRecord.runPath(0)]
-            let run = try FileBytes.contents(of: output.appendingPathComponent(NoteRecord.runPath(0)).path)
-            let prefetched = OutputPrefetch(output: output)
-            #expect(prefetched.joined(paths) == header + run)
-            #expect(prefetched.joined([NoteRecord.fileName]) == nil, "not the files read")
-            do {
-                let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
-                #expect(update.previousFiles(paths) == header + run)
-                update.discard()
-            }
-            // The run's file replaced by one of the same bytes: not the file read, nor the one
-            // the marker lists.
-            try OutputWriter.replaceFile(Data(run), at: output.appendingPathComponent(NoteRecord.runPath(0)).path)
-            #expect(prefetched.joined(paths) == nil)
-            let later = OutputPrefetch(output: output)
-            #expect(later.joined(paths) == header + run)
-            let update = try OutputWriter.begin(replacing: output, prefetched: later)
-            #expect(update.previousFiles(paths) == nil)
-            update.discard()
-        }
-    }
-
-    /// The record in `output`, read from its files: the first, then each of its runs'.
+    /// The record in `output`, read from its file.
     static func record(in output: URL) throws -> NoteRecord? {
-        let header = try FileBytes.contents(of: output.appendingPathComponent(NoteRecord.fileName).path)
-        guard let lengths = NoteRecord.runLengths(header: header) else { return nil }
-        var bytes = header
-        for index in lengths.indices {
-            bytes += try FileBytes.contents(of: output.appendingPathComponent(NoteRecord.runPath(index)).path)
-        }
-        return NoteRecord(bytes: bytes)
+        NoteRecord(bytes: try FileBytes.contents(of: output.appendingPathComponent(NoteRecord.fileName).path))
     }
 
     /// Builds the test vault into a new output folder and runs `body` with the vault, the
@@ -211,11 +179,8 @@ import Testing
             let marker = try #require(try OutputWriter.previousFiles(of: output))
             #expect(marker[NoteRecord.fileName]?.sha256 == "-")
             #expect(marker[NoteRecord.fileName]?.stamp != nil)
-            // So are the files of its runs (one here); every other file has its hash.
-            #expect(
-                marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [
-                    NoteRecord.fileName, NoteRecord.runPath(0),
-                ])
+            // Every other file has its hash.
+            #expect(marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
             let line = try #require(marker.index(of: NoteRecord.fileName))
             #expect(OutputWriter.previousFile(at: line, of: marker, in: output) == bytes)
             do {
@@ -398,8 +363,7 @@ import Testing
         // keeps is (the marker holds no hash of it). The byte is the first of a note's content
         // hash, and the note's own stamp is the recorded one: it is not read, every guide is
         // kept, and the output is still the clean build's (`rebuild` compares them).
-        // (In the file of the run that holds the note's entry.)
-        let runURL = output.appendingPathComponent(NoteRecord.runPath(0))
+        let runURL = recordURL
         var status = stat()
         #expect(stat(runURL.path, &status) == 0)
         let recorded = [UInt8](try Data(contentsOf: runURL))
@@ -422,43 +386,6 @@ import Testing
         // Other settings: notes may parse differently.
         try vault.write("locker.yml", Data("title: Sailing\n".utf8))
         #expect(try Self.rebuild(vault, output).keptGuides == [])
-    }
-
-    /// The record's runs are files of their own: a rebuild writes again only the run of the
-    /// note edited, and keeps the others' files; a run's file gone or damaged, the record is not
-    /// used, and the next build writes it whole.
-    @Test func aRebuildWritesOnlyTheRunOfTheNoteEdited() throws {
-        let count = NoteRecord.runLength + 40
-        var files: [String: String] = [:]
-        for index in 0..<count { files["guides/note-\(1000 + index).md"] = "## Part \(index)\n\nText.\n" }
-        let vault = try TestVault(files)
-        let output = PageInputsTests.folder()
-        defer { PageInputsTests.remove(vault, output) }
-        _ = try Self.rebuild(vault, output)
-        let inode = { (index: Int) throws -> Int in
-            let path = output.appendingPathComponent(NoteRecord.runPath(index)).path
-            return try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
-        }
-        let (first, second) = (try inode(0), try inode(1))
-        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(NoteRecord.runPath(2)).path))
-
-        // A note of the second run: its file is written again, the first run's kept.
-        try vault.write("guides/note-\(1000 + count - 1).md", Data("## Part\n\nEdited.\n".utf8))
-        #expect(try Self.rebuild(vault, output).keptGuides.count == count - 1)
-        #expect(try inode(0) == first)
-        #expect(try inode(1) != second)
-        let marker = try #require(try OutputWriter.previousFiles(of: output))
-        #expect(marker[NoteRecord.runPath(0)]?.sha256 == "-" && marker[NoteRecord.runPath(1)]?.sha256 == "-")
-
-        // The first run's file gone: the record is not used, and written whole again.
-        try FileManager.default.removeItem(at: output.appendingPathComponent(NoteRecord.runPath(0)))
-        #expect(try Self.rebuild(vault, output).keptGuides == [])
-        #expect(try Self.rebuild(vault, output).keptGuides.count == count)
-        // Cut short: not used either.
-        let run = output.appendingPathComponent(NoteRecord.runPath(1))
-        try Data(try Data(contentsOf: run).dropLast()).write(to: run)
-        #expect(try Self.rebuild(vault, output).keptGuides == [])
-        #expect(try Self.rebuild(vault, output).keptGuides.count == count)
     }
 
     @Test func aRecordReadsBackWhatWasWrittenAndNothingFromDamagedBytes() throws {

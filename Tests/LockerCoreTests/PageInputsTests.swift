@@ -42,7 +42,7 @@ import Testing
         files[OutputWriter.marker] = nil
         files[OutputWriter.recordFile] = nil
         files[NoteRecord.fileName] = nil
-        return files.filter { !$0.key.hasPrefix(NoteRecord.runsFolder + "/") }
+        return files.sorted { $0.key < $1.key }
     }
 
     static func inode(_ url: URL) -> UInt64? {

@@ -29,11 +29,8 @@ public final class OutputPrefetch: @unchecked Sendable {
     private let recordRead = DispatchSemaphore(value: 0)
     /// The marker, and its file's stamp.
     private var readMarker: (marker: OutputMarker, stamp: FileStamp)?
-    /// The note record's first file read.
+    /// The note record read.
     private var readRecord: (stamp: FileStamp, bytes: [UInt8])?
-    /// The note record's files read, its first and the files of its runs, and their bytes one
-    /// after the other (``joined(_:)``).
-    private var readRecordFiles: (paths: [String], stamps: [FileStamp], bytes: [UInt8])?
     private let manifestRead = DispatchSemaphore(value: 0)
     private var readManifest: (stamp: FileStamp, bytes: [UInt8])?
     /// The manifest's path in the output.
@@ -47,18 +44,6 @@ public final class OutputPrefetch: @unchecked Sendable {
             markerRead.signal()
             if let (stamp, bytes) = Self.read(folder + NoteRecord.fileName) {
                 readRecord = (stamp, bytes)
-                // The runs' files, read into one array after the first, as the record is decoded.
-                if let lengths = NoteRecord.runLengths(header: bytes) {
-                    let paths = lengths.indices.map(NoteRecord.runPath)
-                    let before = paths.compactMap { Self.stamp(of: folder + $0) }
-                    if before.count == paths.count, before.map({ Int($0.size) }) == lengths,
-                        let joined = try? FileBytes.contents(
-                            of: paths.map { folder + $0 }, sizes: lengths, after: bytes),
-                        paths.compactMap({ Self.stamp(of: folder + $0) }) == before
-                    {
-                        readRecordFiles = ([NoteRecord.fileName] + paths, [stamp] + before, joined)
-                    }
-                }
             }
             recordRead.signal()
             if let (stamp, bytes) = Self.read(folder + Self.manifest) {
@@ -95,17 +80,6 @@ public final class OutputPrefetch: @unchecked Sendable {
         done.signal()
         guard let file = read(), Self.stamp(of: folder + path) == file.stamp else { return nil }
         return file.bytes
-    }
-
-    /// The bytes of the files at `paths` in the output, one after the other, as read ahead: when
-    /// they are the note record's and each is still the file read; nil otherwise.
-    func joined(_ paths: [String]) -> [UInt8]? {
-        recordRead.wait()
-        recordRead.signal()
-        guard let files = readRecordFiles, files.paths == paths,
-            files.stamps == paths.map({ Self.stamp(of: folder + $0) })
-        else { return nil }
-        return files.bytes
     }
 
     /// The bytes of the regular file at `path`, with its stamp, when it did not change while read.

@@ -138,16 +138,6 @@ public protocol OutputSink: Sendable {
     /// The bytes of the file the previous build wrote at `path`, when it is still that file: what
     /// the build reads its ``NoteRecord`` from.
     func previousFile(_ path: String) -> [UInt8]?
-
-    /// The bytes of the files the previous build wrote at `paths`, one after the other, when each
-    /// is still that file: the ``NoteRecord``, whose runs are files of their own.
-    func previousFiles(_ paths: [String]) -> [UInt8]?
-
-    /// Takes the file at `path` from the previous build as it is, when it is still the file that
-    /// build wrote, whatever its SHA-256: for a file of the build's own whose bytes the caller
-    /// knows to be the ones it would write (a run of the ``NoteRecord`` whose entries all hold,
-    /// written unhashed). False when it must be written.
-    func keepAsWritten(_ path: String) throws -> Bool
 }
 
 /// A build's output being written: files from any thread, then ``commit(record:)`` once, or
@@ -183,20 +173,6 @@ extension OutputSink {
     public func reuseAsRecorded(_ path: String) throws -> Bool { false }
 
     public func previousFile(_ path: String) -> [UInt8]? { nil }
-
-    public func keepAsWritten(_ path: String) throws -> Bool { false }
-
-    public func previousFiles(_ paths: [String]) -> [UInt8]? { joinedPreviousFiles(paths) }
-
-    /// ``previousFile(_:)`` of each of `paths`, joined; nil when one is nil.
-    func joinedPreviousFiles(_ paths: [String]) -> [UInt8]? {
-        var joined: [UInt8] = []
-        for path in paths {
-            guard let bytes = previousFile(path) else { return nil }
-            joined += bytes
-        }
-        return joined
-    }
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``.

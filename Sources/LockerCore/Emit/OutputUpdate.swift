@@ -103,18 +103,6 @@ extension OutputWriter {
             return line
         }
 
-        /// The files as read ahead, joined, while each is still the one read; else each read now.
-        public func previousFiles(_ paths: [String]) -> [UInt8]? {
-            guard paths.allSatisfy({ intact($0) != nil }) else { return nil }
-            return prefetched?.joined(paths) ?? joinedPreviousFiles(paths)
-        }
-
-        public func keepAsWritten(_ path: String) throws -> Bool {
-            guard let line = intact(path) else { return false }
-            ledger.kept(line: line, path: path, inputs: nil, reused: false)
-            return true
-        }
-
         public func keep(_ path: String, sha256: String) throws -> Bool {
             guard let line = intact(path), previousFiles.hasSHA256(sha256, at: line) else { return false }
             ledger.kept(line: line, path: path, inputs: nil, reused: false)

@@ -231,12 +231,6 @@ public enum OutputWriter {
             return true
         }
 
-        public func keepAsWritten(_ path: String) throws -> Bool {
-            guard let line = intact(path), try linked(path) else { return false }
-            ledger.kept(line: line, path: path, inputs: nil, reused: false)
-            return true
-        }
-
         /// Links the previous build's file at `path` into the staging folder.
         private func linked(_ path: String) throws -> Bool {
             try gate.pass {

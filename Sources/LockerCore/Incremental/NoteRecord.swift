@@ -21,15 +21,7 @@ struct NoteRecord: Sendable {
     /// and replaced with the others at the commit.
     static let fileName = ".locker-notes"
     /// The first bytes of the file: a record of another format is not read.
-    static let format = "locker-notes 3\n"
-    /// The folder of the files that hold the notes' entries, a run of ``runLength`` notes each
-    /// (``runPath(_:)``); ``fileName`` holds the rest, and how long each run is. A rebuild
-    /// writes again only the runs whose entries changed: one of 20 for a note edited in a vault
-    /// of 10,000 (in one file, the record's 3.5 MB were written again and dropped at each).
-    static let runsFolder = ".locker-notes-runs"
-
-    /// The path of the file of the run `index`, in the output.
-    static func runPath(_ index: Int) -> String { runsFolder + "/\(index)" }
+    static let format = "locker-notes 4\n"
 
     /// The `locker` program that wrote it (``BuildFingerprint/program``).
     var program: String
@@ -288,44 +280,20 @@ struct NoteRecord: Sendable {
     }
 
     /// Writes the record into `sink`, its `noteCount` notes' entries being `runs`
-    /// (``encodedRuns(count:reusing:asRecorded:leavingUnchanged:entry:)``): each run's file, then
-    /// ``fileName``. A run left out (nil) is `previous`'s: its file is kept as it is, or written
-    /// from `previous`'s bytes when it is no longer the file that build wrote.
+    /// (``encodedRuns(count:reusing:asRecorded:leavingUnchanged:entry:)``), a run left out (nil)
+    /// being `previous`'s.
     func write(runs: [[UInt8]?], noteCount: Int, previous: NoteRecord?, into sink: some OutputSink) throws {
-        var lengths: [Int] = []
-        for (index, run) in runs.enumerated() {
-            let path = Self.runPath(index)
-            if let run {
-                try sink.writeUnhashed(OutputFile(path: path, pieces: [run]))
-                lengths.append(run.count)
-                continue
-            }
-            // Left out only when the previous record has the run.
-            let bytes = previous?.previousRun(index) ?? []
-            if try !sink.keepAsWritten(path) { try sink.writeUnhashed(OutputFile(path: path, pieces: [bytes])) }
-            lengths.append(bytes.count)
-        }
+        let pieces = runs.enumerated().map { index, run in run?[...] ?? previous?.previousRun(index) ?? [] }
         try sink.writeUnhashed(
-            OutputFile(path: Self.fileName, pieces: headerPieces(runLengths: lengths, noteCount: noteCount)))
+            OutputFile(
+                path: Self.fileName,
+                pieces: headerPieces(runLengths: pieces.map(\.count), noteCount: noteCount).map { $0[...] } + pieces))
     }
 
-    /// The record the previous build left in the output `sink` writes over: ``fileName`` and
-    /// the files of its runs, each still as that build wrote it; nil when one is missing,
-    /// changed or damaged.
+    /// The record the previous build left in the output `sink` writes over, still as that build
+    /// wrote it; nil when it is missing, changed or damaged.
     static func read(from sink: some OutputSink) -> NoteRecord? {
-        guard let header = sink.previousFile(fileName), let lengths = runLengths(header: header),
-            let bytes = sink.previousFiles([fileName] + lengths.indices.map(runPath))
-        else { return nil }
-        return NoteRecord(bytes: bytes)
-    }
-
-    /// How long each run is, as ``fileName``'s `header` says, when that is all it holds.
-    static func runLengths(header: [UInt8]) -> [Int]? {
-        let format = Array(Self.format.utf8)
-        guard header.starts(with: format) else { return nil }
-        var reader = RecordReader(header, in: format.count..<header.count)
-        guard let (_, _, runs) = try? Self.header(from: &reader), reader.atEnd else { return nil }
-        return runs
+        sink.previousFile(fileName).flatMap(NoteRecord.init(bytes:))
     }
 
     /// The fields before the runs: the program, the settings, the vault's shape, the pages'
