@@ -1,0 +1,325 @@
+import Foundation
+import LockerKit
+
+/// What the documents stage made: every guide, checklist and deck, sorted by kind, ID and
+/// locale, the site's landing pages, and what the output stage and the next build need of them.
+struct BuiltVault: Sendable {
+    /// Every document, sorted by kind, ID and locale.
+    var documents: [Document] = []
+    /// Each document's note, by its place in the notes (-1 for a deck), beside it.
+    var documentPlaces: [Int] = []
+    /// The landing pages, sorted by order, ID and locale.
+    var pages: [LandingPage] = []
+    /// The documents' order, their version runs and how many IDs each kind has.
+    var order: DocumentOrder
+    /// Which result built in memory each document and landing page is (`serve`).
+    var origins: BuildOrigins
+    /// The kinds whose index lists what the previous build's listed.
+    var unchangedListings: Set<ContentKind> = []
+    /// Checklist items whose IDs are derived from their text, sorted by file and position.
+    var stamps: [IDStamp] = []
+    /// The vault's files as documents embed them.
+    var assets: AssetCatalog
+    /// What linking each note made, by its place.
+    var built: [Compiler.Built] = []
+    /// The guides kept from the previous build's record, by place (empty when none was).
+    var keptGuides: [NoteRecord.KeptGuide?] = []
+    /// The link tables, and the documents' sort keys: kept with the rest for a one-shot build to
+    /// exit without freeing them.
+    var index: VaultIndex
+    var sortKeys: [(kind: ContentKind, id: String, locale: String)] = []
+    var diagnostics: [Diagnostic] = []
+}
+
+extension Compiler {
+    /// The documents stage: every note linked and built into its document on every core (a
+    /// guide the record keeps, or a result the cache holds, is taken as it is), decks built from
+    /// their notes, the documents sorted, and the checks across documents (landing-page IDs,
+    /// translations) made. `hashes`: each note's content hash by place; `recording`: whether
+    /// this build writes a record.
+    func buildDocuments(
+        _ indexed: IndexedVault, hashes: [String], settings: Settings, record: NoteRecord?, recording: Bool
+    ) -> BuiltVault {
+        let config = settings.config
+        let notes = indexed.notes
+        let surface = indexed.surface
+        let cache = self.cache
+        var diagnostics: [Diagnostic] = []
+        // Each note's content hash by its place, what built results are traced and kept by.
+        let currentHashes = cache != nil || recording ? hashes : []
+        let assets = AssetCatalog(root: vault)
+        // Which guides the record keeps, by place: decided before the link tables are made,
+        // which a rebuild that links only a few notes does not build (``VaultIndex``).
+        let keptGuides =
+            indexed.keeping
+            ? Self.keptGuides(notes: notes, hashes: currentHashes, record: record?.notes ?? [], assets: assets) : []
+        let linkedCount = notes.count - keptGuides.count { $0 != nil }
+        var linkTables =
+            cache?.index(for: surface)?.replacingNotes(notes)
+            ?? VaultIndex(notes: notes, assets: indexed.assetPaths, scanningFirst: linkedCount <= Self.fewLinkedNotes)
+        cache?.keep(linkTables, for: surface)
+        let loader = record.map { _ in
+            NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes)
+        }
+        linkTables.loader = loader
+        let index = linkTables
+        let resolver = LinkResolver(
+            index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)
+        let embedDepth = config.embedDepth
+        let linking = ProgressCounter(progress, .linking, total: notes.count)
+        // What builds a kept guide when it is asked for: one object that every kept document
+        // shares, rather than the link tables copied into each one's closure.
+        let keptBuilder = KeptGuideBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+        /// What a builder's result was made from.
+        @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
+            BuildTrace(
+                surface: surface,
+                notes: builder.reads.sorted().map { ($0, $0 < currentHashes.count ? currentHashes[$0] : "") },
+                assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
+        }
+        /// Whether a result built earlier still holds: nothing it was made from changed.
+        @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
+            trace.holds(surface: surface, hashes: currentHashes, assets: assets)
+        }
+        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
+            defer { linking.tick() }
+            let note = index.notes[noteIndex]
+            if note.kind == .deck { return Built() }
+            if noteIndex < keptGuides.count, let guide = keptGuides[noteIndex] {
+                let document = KeptDocument(source: note.path, guide: guide, place: noteIndex, builder: keptBuilder)
+                return Built(
+                    document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
+            }
+            if let reused = cache?.linked.lookup(note.path, where: { stillHolds($0.trace) }) {
+                return Built(
+                    document: reused.document, page: reused.page, diagnostics: reused.diagnostics,
+                    serial: reused.serial)
+            }
+            var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+            let result: (Document?, LandingPage?, [Diagnostic])
+            switch note.kind {
+            case .checklist:
+                let (checklist, found) = builder.checklist(noteIndex)
+                result = (.checklist(checklist), nil, found)
+            case .page:
+                let (page, found) = builder.landingPage(noteIndex)
+                result = (nil, page, found)
+            default:
+                let (guide, found) = builder.guide(noteIndex)
+                result = (.guide(guide), nil, found)
+            }
+            let serial = cache?.newSerial() ?? 0
+            let made = cache != nil || recording ? trace(of: builder) : nil
+            if let made {
+                cache?.linked.store(
+                    BuildCache.Linked(
+                        trace: made, serial: serial, document: result.0, page: result.1, diagnostics: result.2),
+                    for: note.path)
+            }
+            return Built(
+                document: result.0, page: result.1, diagnostics: result.2, serial: serial,
+                reads: made?.notes.map(\.place) ?? [], assets: made?.assets ?? [])
+        }
+        // The kinds whose every document is the record's, or has the index entry it recorded:
+        // their indexes list what the previous build's listed.
+        var unchangedListings: Set<ContentKind> = []
+        if indexed.keeping, let record,
+            built.indices.allSatisfy({ place in
+                guard case .guide(let guide)? = built[place].document else { return true }
+                return place < record.notes.count
+                    && record.notes[place].guide?.entry == Document.guide(guide).indexEntry
+            })
+        {
+            unchangedListings.insert(.guide)
+        }
+        var documents: [Document] = []
+        var pages: [LandingPage] = []
+        // Which built result each document and landing page is: what later stages reuse by.
+        var origins = BuildOrigins(linkSurface: surface)
+        // Each document's serial, beside it.
+        var serials: [Int] = []
+        // Each document's note, by place (-1 for a deck).
+        var documentPlaces: [Int] = []
+        // Each field read where it lies: a result copied whole retained its five references.
+        for place in built.indices {
+            if let document = built[place].document {
+                documents.append(document)
+                serials.append(built[place].serial)
+                documentPlaces.append(place)
+            }
+            if let page = built[place].page {
+                pages.append(page)
+                if cache != nil { origins.pages[BuildOrigins.key(page)] = built[place].serial }
+            }
+            if !built[place].diagnostics.isEmpty { diagnostics += built[place].diagnostics }
+        }
+        pages.sort { ($0.order ?? Int.max, $0.id, $0.locale) < ($1.order ?? Int.max, $1.id, $1.locale) }
+        diagnostics += LandingPageIDChecker(locales: config.locales, defaultLocale: config.defaultLocale).check(
+            pages, notes: notes)
+        var (stamps, versions) = Self.checklistStamps(notes, config: config)
+        let deckResults = Self.parallelMap(indexed.catalog.groups) { group in
+            let key = group.path + "\u{0}" + group.id
+            if let reused = cache?.decks.lookup(key, where: { stillHolds($0.trace) }) {
+                return (
+                    decks: reused.decks, diagnostics: reused.diagnostics, stamps: reused.stamps,
+                    versions: reused.versions, serials: reused.serials
+                )
+            }
+            var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+            let result = builder.decks(group, config: config)
+            // One serial per locale's deck: each is a document of its own.
+            let serials = result.decks.map { _ in cache?.newSerial() ?? 0 }
+            cache?.decks.store(
+                BuildCache.BuiltDeck(
+                    trace: trace(of: builder), serials: serials, decks: result.decks, diagnostics: result.diagnostics,
+                    stamps: result.stamps, versions: result.versions),
+                for: key)
+            return (
+                decks: result.decks, diagnostics: result.diagnostics, stamps: result.stamps,
+                versions: result.versions, serials: serials
+            )
+        }
+        for result in deckResults {
+            serials += result.serials
+            documents += result.decks.map { .deck($0) }
+            documentPlaces += result.decks.map { _ in -1 }
+            diagnostics += result.diagnostics
+            stamps += result.stamps
+            versions += result.versions
+        }
+        // Sorted by kind, ID and locale, by keys read once: a document's fields are read through
+        // its case, and reading them in every comparison retained them. Documents that come in
+        // that order already (notes named as they are known) are not moved.
+        let keys = documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
+        let documentOrder = DocumentOrder(keys: keys)
+        if let order = documentOrder.order {
+            documents = order.map { documents[$0] }
+            documentPlaces = order.map { documentPlaces[$0] }
+            serials = order.map { serials[$0] }
+        }
+        if cache != nil { origins.documents = serials }
+        diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
+        // A note kept unread but needed by a guide or deck built again, and saved since it was
+        // recorded, fails the build rather than ship what the empty stand-in gave.
+        diagnostics += loader?.problems ?? []
+
+        var result = BuiltVault(
+            order: documentOrder, origins: origins, assets: assets, index: index)
+        result.documents = documents
+        result.documentPlaces = documentPlaces
+        result.pages = pages
+        result.unchangedListings = unchangedListings
+        result.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
+        result.built = built
+        result.keptGuides = keptGuides
+        result.sortKeys = keys
+        result.diagnostics = diagnostics
+        return result
+    }
+
+    /// How many notes a build links at most for its link tables to be built only when its
+    /// questions grow many (``VaultIndex/init(notes:assets:scanningFirst:)``).
+    static let fewLinkedNotes = 8
+
+    /// Which guides the previous build's record keeps, by place: those whose note and every note
+    /// they read have their recorded hashes (the same trace a result built in memory is kept by,
+    /// ``BuildTrace``), and every vault file they embed its recorded state.
+    static func keptGuides(
+        notes: [ParsedNote], hashes: [String], record: [NoteRecord.Entry], assets: AssetCatalog
+    ) -> [NoteRecord.KeptGuide?] {
+        parallelMap(Array(notes.indices)) { place in
+            guard place < record.count, let guide = record[place].guide, notes[place].kind == .guide,
+                record[place].path == notes[place].path
+            else { return nil }
+            // The record's places are checked when it is read: each is one of its notes.
+            let reads = ([place] + guide.reads).map { ($0, $0 < record.count ? record[$0].sha256 : "") }
+            let trace = BuildTrace(surface: 0, notes: reads, assets: guide.assets)
+            return trace.holds(surface: 0, hashes: hashes, assets: assets) ? guide : nil
+        }
+    }
+
+    /// The checklist items whose IDs are derived from their text (what `locker ids --write`
+    /// writes), and each checklist's items for the translation checks.
+    static func checklistStamps(_ notes: [ParsedNote], config: VaultConfig) -> ([IDStamp], [VersionParts]) {
+        var stamps: [IDStamp] = []
+        var versions: [VersionParts] = []
+        let adopted = TranslationIDs.adopted(notes, config: config)
+        for note in notes {
+            guard let checklist = note.checklist, note.kind == .checklist else { continue }
+            for item in checklist.items where !item.isExplicit {
+                stamps.append(
+                    IDStamp(
+                        file: note.path, placement: .endOfLine(item.titleLine),
+                        id: adopted[note.path]?[item.titleLine] ?? item.id, label: item.plainTitle.excerpt,
+                        position: item.position))
+            }
+            versions.append(
+                VersionParts(
+                    kind: .checklist, id: note.id, locale: note.locale, source: note.path,
+                    parts: checklist.items.map { PartSite(id: $0.id, file: note.path, position: $0.position) }))
+        }
+        return (stamps, versions)
+    }
+
+    /// What linking one note made.
+    struct Built: Sendable {
+        var document: Document?
+        var diagnostics: [Diagnostic]
+        var serial: Int
+        /// For the record: the notes read, by place, and the vault files embedded.
+        var reads: [Int]
+        var assets: [AssetUse]
+        /// The landing page, kept out of line: a page takes 440 bytes, and few notes are pages,
+        /// while every note's result had room for one (4 MB of a rebuild's memory, each byte
+        /// touched for the first time).
+        private var boxedPage: BoxedPage?
+
+        private indirect enum BoxedPage: Sendable {
+            case page(LandingPage)
+        }
+
+        var page: LandingPage? {
+            guard case .page(let page)? = boxedPage else { return nil }
+            return page
+        }
+
+        init(
+            document: Document? = nil, page: LandingPage? = nil, diagnostics: [Diagnostic] = [], serial: Int = 0,
+            reads: [Int] = [], assets: [AssetUse] = []
+        ) {
+            self.document = document
+            boxedPage = page.map { .page($0) }
+            self.diagnostics = diagnostics
+            self.serial = serial
+            self.reads = reads
+            self.assets = assets
+        }
+    }
+}
+
+/// Builds a guide kept from the record when its document is asked for (``KeptDocument``): the
+/// link tables and the resolver it needs, held once for all of them.
+private final class KeptGuideBuilder: KeptGuideBuilding {
+    let index: VaultIndex
+    let resolver: LinkResolver
+    let assets: AssetCatalog
+    let embedDepth: Int
+
+    init(index: VaultIndex, resolver: LinkResolver, assets: AssetCatalog, embedDepth: Int) {
+        self.index = index
+        self.resolver = resolver
+        self.assets = assets
+        self.embedDepth = embedDepth
+    }
+
+    /// The guide of the note at `place`, built now; throws when a note it reads changed since
+    /// the record kept it.
+    func guide(_ place: Int) throws -> Document {
+        var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+        let guide = builder.guide(place).0
+        if let problem = index.loader?.problems.first {
+            throw LockerError.io("cannot build \(problem.file): \(problem.message)")
+        }
+        return .guide(guide)
+    }
+}

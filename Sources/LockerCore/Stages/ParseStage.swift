@@ -1,0 +1,146 @@
+import Foundation
+import LockerKit
+
+/// What the parse stage made of the vault's notes: each note's tree and frontmatter
+/// (``ParsedNote``), and what the incremental build keeps of it.
+struct ParsedVault: Sendable {
+    /// What parsing one note gave: the note (nil when it could not be read), its diagnostics, its
+    /// content hash when a cache or the record wants it, and its stamp when the record does.
+    typealias Result = (note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)
+
+    /// The notes read, in the vault's order.
+    var notes: [ParsedNote] = []
+    /// Each note's content hash ("" when not hashed), by its place in ``notes``.
+    var hashes: [String] = []
+    /// For the next build's record: each note's stamp, and a guide's parse diagnostics, by its
+    /// place in ``notes``; empty when no record is written.
+    var stamps: [FileStamp?] = []
+    var guideDiagnostics: [[Diagnostic]] = []
+    /// Every note's diagnostics, in the vault's order.
+    var diagnostics: [Diagnostic] = []
+    /// What each note's parse gave, kept with the rest for a one-shot build to exit without
+    /// freeing it.
+    var results: [Result] = []
+    /// The time before which a note's stamp had settled when the parse began: only such a stamp
+    /// goes into the record (``Compiler/settlingTime``).
+    var settled: Int64 = 0
+
+    /// The notes, moved out for the index stage, which gathers decks' notes in place.
+    mutating func takeNotes() -> [ParsedNote] {
+        defer { notes = [] }
+        return notes
+    }
+}
+
+extension Compiler {
+    /// The parse stage: every note read and parsed on every core; a guide the previous build's
+    /// `record` holds with the same stamp, or the same content hash, stands unread as a hollow
+    /// note (``ParsedNote/hollow(path:kept:)``). `recording`: whether this build writes a record.
+    func parse(_ files: [VaultFile], settings: Settings, record: NoteRecord?, recording: Bool) -> ParsedVault {
+        var parsed = ParsedVault()
+        // A stamp goes into the record only when the note had not changed for `settlingTime`
+        // before it was read: taken now, before any note is read.
+        parsed.settled = Int64(time(nil)) - Int64(settlingTime)
+        parsed.results = parseNotes(
+            files, config: settings.config, configHash: settings.hash, previous: record, hashing: recording)
+        for (note, noteDiagnostics, sha256, stamp) in parsed.results {
+            parsed.diagnostics += noteDiagnostics
+            guard let note else { continue }
+            parsed.notes.append(note)
+            parsed.hashes.append(sha256 ?? "")
+            if recording {
+                parsed.stamps.append(stamp)
+                parsed.guideDiagnostics.append(note.kind == .guide ? noteDiagnostics : [])
+            }
+        }
+        return parsed
+    }
+
+    /// Each note parsed, with its content hash when a cache or the record wants it, and its stamp
+    /// when the record does. A guide the previous build's record holds with the same stamp, or
+    /// the same content hash, is not parsed: it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
+    private func parseNotes(
+        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool
+    ) -> [ParsedVault.Result] {
+        let parser = NoteParser(config: config)
+        let cache = self.cache
+        let parsing = ProgressCounter(progress, .parsing, total: files.count)
+        // A file whose stamp is unchanged is not read again, unless it changed just before it
+        // was last read: a save in the same clock tick keeps its stamp.
+        let settled = time(nil) - (cache?.settlingTime ?? 0)
+        // Each note's entry in the record: at its own place while the vault lists the notes the
+        // record does, in its order (the shape a record is kept under); else looked up by path.
+        let recordedNotes = previous?.notes ?? []
+        let aligned =
+            recordedNotes.count == files.count
+            // By place: zipping them copied every entry and file (their strings retained).
+            && files.indices.allSatisfy { recordedNotes[$0].path.hasSameBytes(as: files[$0].path) }
+        let recorded =
+            aligned
+            ? [:]
+            : Dictionary(
+                recordedNotes.enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
+                uniquingKeysWith: { first, _ in first })
+        /// The note as the record keeps it, unread, when it has the recorded hash.
+        @Sendable func hollow(_ file: VaultFile, _ entry: NoteRecord.Entry?, sha256: String, stamp: FileStamp?)
+            -> ParsedVault.Result?
+        {
+            guard let entry, let guide = entry.guide, entry.sha256 == sha256 else { return nil }
+            return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, sha256, stamp)
+        }
+        return Self.parallelMap(Array(files.indices)) { place in
+            defer { parsing.tick() }
+            let stamp = cache != nil || hashing ? files[place].stamp ?? FileStamp(path: files[place].absolutePath) : nil
+            // A guide the record keeps at this place with this stamp, read field by field: the
+            // file and the record's entry copied whole retained seven references a note.
+            if cache == nil, aligned, let stamp, recordedNotes[place].stamp == stamp,
+                let guide = recordedNotes[place].guide
+            {
+                return (
+                    ParsedNote.hollow(path: files[place].path, kept: guide), guide.parseDiagnostics,
+                    recordedNotes[place].sha256, stamp
+                )
+            }
+            let file = files[place]
+            if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
+                let cached = cache.parses.lookup(
+                    BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
+            {
+                return (cached.0, cached.1, known.sha256, stamp)
+            }
+            let entry = aligned ? recordedNotes[place] : recorded[file.path].map { recordedNotes[$0] }
+            if let entry, let stamp, entry.stamp == stamp,
+                let kept = hollow(file, entry, sha256: entry.sha256, stamp: stamp)
+            {
+                return kept
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileBytes.contents(of: file.absolutePath)
+            } catch {
+                return (
+                    nil, [Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: file.path)], nil,
+                    stamp
+                )
+            }
+            guard let cache else {
+                guard hashing else {
+                    let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
+                    return (note, diagnostics, nil, stamp)
+                }
+                let sha256 = ContentHash.sha256Hex(bytes)
+                if let kept = hollow(file, entry, sha256: sha256, stamp: stamp) { return kept }
+                let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
+                return (note, diagnostics, sha256, stamp)
+            }
+            let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes), config: configHash)
+            if let stamp, stamp.changedSeconds < settled {
+                cache.hashes.store(BuildCache.Hashed(stamp: stamp, sha256: key.sha256), for: file.path)
+            }
+            if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256, stamp) }
+            let result = parser.parse(path: file.path, bytes: bytes)
+            cache.parses.store(result, for: key)
+            return (result.0, result.1, key.sha256, stamp)
+        }
+    }
+}
