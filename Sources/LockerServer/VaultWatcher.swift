@@ -12,9 +12,9 @@ import ServiceLifecycle
 /// event reports (a network file system, a note edited through a hard link from outside the
 /// vault, a folder made between a walk and its watch): every `pollInterval` while a walk is
 /// quick, less often as the vault grows, so that these walks keep to about 1 % of a core, and
-/// every 5 s at least. A walk of 10,000 notes takes about 15 ms: one every 1.5 s, where walking
-/// four times a second cost 10 % of a core. Without a notifier (macOS), or when a folder cannot
-/// be watched (the system's limit of watches), it walks every `pollInterval`, as before.
+/// every 5 s at least: walking a large vault several times a second cost a noticeable share of a
+/// core. Without a notifier (macOS), or when a folder cannot be watched (the system's limit of
+/// watches), it walks every `pollInterval`, as before.
 struct VaultWatcher: Service {
     var options: PreviewServer.Options
     var builder: PreviewBuilder

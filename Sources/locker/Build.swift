@@ -220,8 +220,8 @@ struct Build: ParsableCommand {
             try interrupts.holding {
                 // A commit cut short by an error leaves its journal; the next build finishes it.
                 interrupts.onInterrupt(saying: "the output may be partly written, and the next build finishes it") {}
-                // The record is the fingerprint's hash alone: the walk it holds (10,000 files'
-                // names and stamps) is not freed with the record during the commit.
+                // The record is the fingerprint's hash alone: the walk it holds (every file's
+                // name and stamp) is not freed with the record during the commit.
                 try transaction.commit(
                     record: BuildRecord(
                         fingerprint: BuildFingerprint(hex: fingerprint.hex), report: report, summary: summary))

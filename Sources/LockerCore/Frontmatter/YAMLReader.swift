@@ -133,8 +133,8 @@ struct YAMLReader: Sendable {
         guard scalar.style == .plain || scalar.style == .any else { return .string }
         // An explicit tag (`!!str 0042`) decides the type itself, as Yams resolves it: as
         // written. So do the mapping keys, whose tags Yams resolves (to `str`) as it hashes them.
-        // Read here, not through `Resolver.default`, whose seven regular expressions took a
-        // millisecond or two to compile for every rebuild of one note.
+        // Read here, not through `Resolver.default`, whose seven regular expressions were
+        // compiled anew for every rebuild, even of one note.
         guard scalar.tag.rawValue == Tag.Name.implicit.rawValue else {
             return Self.type(of: Tag.Name(rawValue: scalar.tag.rawValue))
         }

@@ -1,7 +1,7 @@
 /// The notes known by each key, as places in the vault's list of notes, in the order added.
 ///
-/// One integer per key, and a list only for a key several notes share: a table of 10,000 notes
-/// made an array for every key, and building the link tables was a fifth of a one-note rebuild.
+/// One integer per key, and a list only for a key several notes share: an array for every key
+/// made building the link tables a large part of a one-note rebuild.
 /// Keys are substrings, so a key cut from a note's path shares the path's storage.
 struct PlaceTable<Key: Hashable & Sendable>: Sendable {
     /// A key's place, or `-(n + 1)` for the `n`th list in ``shared``.

@@ -9,7 +9,7 @@ import Foundation
 /// a template is rendered once for each shape, with a marker in place of every string, and each
 /// page of that shape is the skeleton with its own strings put in, escaped where the marker came
 /// out escaped. Mustache looks each tag's name up through the context with several dynamic
-/// casts, about a microsecond a tag; a page from a skeleton is a copy.
+/// casts for every tag; a page from a skeleton is a copy.
 ///
 /// A marker is `U+FDD0`, the string's number, `&'`, `U+FDD1`: two noncharacters, which Unicode
 /// keeps for a program's own use, around an ampersand and an apostrophe, which escaping turns

@@ -3,7 +3,7 @@ import LockerKit
 
 /// The header and footer every page shows through the layout (`siteHeader` and `siteFooter`),
 /// rendered once for each set of values they read rather than once a page:
-/// the guides of a folder share one header, and the header and footer took a fifth of each
+/// the guides of a folder share one header, and the header and footer were a large share of each
 /// page's time in its templates.
 ///
 /// What a template can read is found in its own text: every name a tag of it looks up. Its
@@ -135,7 +135,7 @@ final class SiteChrome: @unchecked Sendable {
                 // A partial, a parent, a block: named up to the end of the tag.
                 guard let close = tag.range(of: "}}") else { return nil }
                 // Trimmed by `Character`, not Foundation's `trimmingCharacters`, whose first use in a
-                // process (its generic code's metadata) took half a millisecond of every build.
+                // process (its generic code's metadata) was a cost every build paid.
                 var name = tag.dropFirst()[..<close.lowerBound].drop(while: \.isWhitespace)
                 while name.last?.isWhitespace == true { name = name.dropLast() }
                 tags.append(Tag(kind: sigil, name: String(name)))

@@ -7,9 +7,9 @@ import Mustache
 ///
 /// A template is parsed when a page first needs it, with the templates it can include: a
 /// rebuild that renders one guide parses the guide's chain (the layout, head, header, footer)
-/// and not the landing page, checklist, deck or list templates, two thirds of the defaults'
-/// bytes at about 0.4 µs a byte. The vault's own templates are parsed as they are loaded, for
-/// their problems are the build's.
+/// and not the landing page, checklist, deck or list templates, most of the defaults' bytes
+/// (parsing takes time with every byte). The vault's own templates are parsed as they are loaded,
+/// for their problems are the build's.
 struct TemplateSet: Sendable {
     /// The folder of a vault that overrides default templates.
     static let folder = "templates"

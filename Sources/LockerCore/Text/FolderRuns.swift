@@ -1,6 +1,6 @@
 /// Paths in runs of neighbours that share their first folder: paths sorted, or grouped by folder,
 /// come a folder at a time, and each path after a run's first is told to be in its folder by its
-/// first bytes, not by its folder's name made and hashed anew (10,000 times a build).
+/// first bytes, not by its folder's name made and hashed anew for every path of a build.
 enum FolderRuns {
     /// The runs of the `count` paths `path` gives, in order: each with its folder (the paths'
     /// part after `prefix`, which each starts with, up to the next slash) and its places; nil and

@@ -10,8 +10,8 @@ import Foundation
 /// `SOURCE_DATE_EPOCH` (`git log -1 --format=%ct -- .` in the vault's folder).
 ///
 /// `git` is started with `posix_spawnp` and waited for with `waitpid`. Foundation's `Process`
-/// took about 50 ms to start it and see it end on Linux, half of a rebuild of an unchanged
-/// vault of 10,000 notes; `git` itself takes 2–7 ms.
+/// took far longer than `git` itself to start it and see it end on Linux, a large part of a
+/// rebuild of an unchanged vault.
 enum LastCommit {
     /// The commit time of the last commit that touched `folder`, in seconds since 1970; nil
     /// outside a repository, without `git`, or before the first commit.

@@ -1,5 +1,6 @@
 import LockerKit
 
+/// Checklists: a checklist note built into a ``Checklist``, its links resolved.
 extension DocumentBuilder {
     /// The checklist for the note at `noteIndex`, its links resolved, and what was wrong with them.
     mutating func checklist(_ noteIndex: Int) -> (Checklist, [Diagnostic]) {

@@ -1,5 +1,6 @@
 import LockerKit
 
+/// Decks: a deck's notes built into a ``Deck`` per locale, each card given its ID.
 extension DocumentBuilder {
     /// A deck's versions, one per locale, with card IDs assigned, the problems found, and the
     /// cards whose IDs are derived.

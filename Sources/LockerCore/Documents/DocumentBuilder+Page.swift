@@ -1,5 +1,6 @@
 import LockerKit
 
+/// Landing pages: a page note built into a ``LandingPage``, its frontmatter's links resolved.
 extension DocumentBuilder {
     /// The landing page for the note at `noteIndex`, its links resolved like a guide's.
     mutating func landingPage(_ noteIndex: Int) -> (LandingPage, [Diagnostic]) {
