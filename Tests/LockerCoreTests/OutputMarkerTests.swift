@@ -228,6 +228,34 @@ import Testing
         #expect(more.closing().marker.data == OutputWriter.markerText(files))
     }
 
+    /// The build's record rides on the marker's third line, as one line of JSON whatever its
+    /// report holds; the files are read as without it, and a marker written with none, or with
+    /// a record line that is not JSON, has none.
+    @Test func aMarkerCarriesTheBuildsRecordOnOneLine() throws {
+        let record = BuildRecord(
+            fingerprint: BuildFingerprint(hex: "ab12"), report: "a.md:1:2: error: x y\nrecord z\n", summary: "Built.\n")
+        let files = [
+            "a b.json": Recorded(sha256: "c", stamp: "1:2:3.4", inputs: nil),
+            "site/index.html": Recorded(sha256: "d", stamp: nil, inputs: "e"),
+        ]
+        let text = OutputWriter.markerText(files, record: record)
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 5 && lines[2].hasPrefix(OutputMarker.recordPrefix))
+        let marker = OutputMarker(text)
+        #expect(marker.record == record)
+        #expect(marker.files == files && marker.linesAreCopyable)
+        #expect(OutputMarker(OutputWriter.markerText(files)).record == nil)
+        let broken = Data("h\nformat 2\nrecord {not json\nc - - x.json\n".utf8)
+        #expect(OutputMarker(broken).record == nil && OutputMarker(broken).count == 1)
+        // The ledger's marker over it carries the next build's record, and none when given none.
+        let ledger = OutputLedger(previous: marker)
+        for line in 0..<marker.count { ledger.kept(line: line, reused: false) }
+        let next = BuildRecord(fingerprint: BuildFingerprint(hex: "cd34"), report: "", summary: "Built again.\n")
+        #expect(OutputMarker(ledger.closing(record: next).marker.data).record == next)
+        #expect(OutputMarker(ledger.closing().marker.data).record == nil)
+        #expect(OutputMarker(ledger.closing(record: next).marker.data).files == files)
+    }
+
     /// The ledger's marker, made from the previous marker's lines, is the one
     /// ``OutputWriter/markerText(_:)`` writes for the same files; its removals and twins are
     /// those of the files it no longer has. Random builds over random previous builds.

@@ -40,7 +40,6 @@ import Testing
     static func tree(_ output: URL) throws -> [(String, Data)] {
         var files = try GoldenTests.readTree(output)
         files[OutputWriter.marker] = nil
-        files[OutputWriter.recordFile] = nil
         files[NoteRecord.fileName] = nil
         return files.sorted { $0.key < $1.key }
     }

@@ -436,7 +436,7 @@ struct Workspace {
         #expect(try Self.interruptedBuild(in: workspace, once: writing) == 130)
         let everyFile = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.path + "/out")
         let records: Set<String> = [
-            ".locker-build", ".locker-inputs", ".locker-notes",
+            ".locker-build", ".locker-notes",
         ]
         #expect(
             everyFile.filter {

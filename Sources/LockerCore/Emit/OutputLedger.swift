@@ -95,9 +95,9 @@ final class OutputLedger: @unchecked Sendable {
 
     /// The new marker, the removals and their twins. A file written anew wins over its
     /// previous line. The marker's lines come in byte order of their paths, as
-    /// ``OutputWriter/markerText(_:)`` writes them: the previous marker's lines kept as they are,
+    /// ``OutputWriter/markerText(_:record:)`` writes them: the previous marker's lines kept as they are,
     /// merged with the new ones.
-    func closing() -> Closing {
+    func closing(record: BuildRecord? = nil) -> Closing {
         lock.lock()
         var kept = keptLines.map { $0 != 0 }
         let entries = self.entries
@@ -119,7 +119,7 @@ final class OutputLedger: @unchecked Sendable {
         let paths = Array(entries.keys)
         let order = paths.utf8SortedOffsets()
         if previous.linesAreCopyable {
-            var pieces: [ArraySlice<UInt8>] = [Array(OutputWriter.markerStart.utf8)[...]]
+            var pieces: [ArraySlice<UInt8>] = [OutputWriter.markerStart(record: record)[...]]
             /// The new lines since the last run of kept ones.
             var newLines: [UInt8] = []
             /// Appends a new file's line.
@@ -166,7 +166,7 @@ final class OutputLedger: @unchecked Sendable {
             for line in 0..<previous.count where kept[line] {
                 files[previous.path(at: line)] = previous.entry(at: line)
             }
-            marker = OutputFile(path: OutputWriter.marker, data: OutputWriter.markerText(files))
+            marker = OutputFile(path: OutputWriter.marker, data: OutputWriter.markerText(files, record: record))
         }
 
         var twins = OutputWriter.Journal.TwinFinder(removals: removals)

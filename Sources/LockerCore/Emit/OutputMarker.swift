@@ -28,11 +28,13 @@ struct OutputMarker: Sendable {
     private let lines: [Line]
     /// Open addressing over ``lines`` by path: a line's place plus one, 0 for an empty slot.
     private let table: [Int32]
-    /// Whether the paths come in byte order, as ``OutputWriter/markerText(_:)`` writes them.
+    /// Whether the paths come in byte order, as ``OutputWriter/markerText(_:record:)`` writes them.
     let isSorted: Bool
+    /// The bytes of the build's record, the JSON after ``recordPrefix`` (``record``).
+    private let recordBytes: Range<Int>?
     /// Whether its lines can go into the next marker as they are: its paths are in order, and
     /// its bytes are UTF-8 (a damaged marker's line is written anew, as
-    /// ``OutputWriter/markerText(_:)`` writes it, with U+FFFD for a byte that is not).
+    /// ``OutputWriter/markerText(_:record:)`` writes it, with U+FFFD for a byte that is not).
     let linesAreCopyable: Bool
 
     /// A marker that lists nothing (a first build).
@@ -42,8 +44,13 @@ struct OutputMarker: Sendable {
     /// A marker without it lists nothing: its folder is rebuilt whole.
     static let formatLine = "format 2"
 
-    /// Reads a marker: its first line is a heading, then ``formatLine``, then a line per file. A
-    /// line with too few fields is passed over; a later line of a path wins.
+    /// The start of the line after ``formatLine`` that holds the build's record, when the build
+    /// was one `locker build` can tell is up to date (``OutputWriter/upToDate(_:fingerprint:prefetched:)``).
+    static let recordPrefix = "record "
+
+    /// Reads a marker: its first line is a heading, then ``formatLine``, then maybe the record
+    /// (``recordPrefix``), then a line per file. A line with too few fields is passed over; a
+    /// later line of a path wins.
     init(_ data: Data) {
         self.init(bytes: data.withUnsafeBytes { Array($0) })
     }
@@ -57,6 +64,8 @@ struct OutputMarker: Sendable {
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 150)
         let format = Array(Self.formatLine.utf8)
+        let recordPrefix = Array(Self.recordPrefix.utf8)
+        var recordBytes: Range<Int>?
         var lineNumber = 0
         bytes.withUnsafeBufferPointer { buffer in
             var start = 0
@@ -75,6 +84,10 @@ struct OutputMarker: Sendable {
                     guard end - start == format.count,
                         UnsafeBufferPointer(rebasing: buffer[start..<end]).elementsEqual(format)
                     else { return }
+                    continue
+                }
+                if lineNumber == 2, UnsafeBufferPointer(rebasing: buffer[start..<end]).starts(with: recordPrefix) {
+                    recordBytes = (start + recordPrefix.count)..<end
                     continue
                 }
                 // The fields before the path, each ended by a space; the path is the rest.
@@ -127,7 +140,14 @@ struct OutputMarker: Sendable {
         self.lines = kept
         self.table = table
         self.isSorted = sorted
+        self.recordBytes = recordBytes
         linesAreCopyable = sorted && bytes.isValidUTF8
+    }
+
+    /// The build's record, when the marker holds one that can be read.
+    var record: BuildRecord? {
+        guard let recordBytes else { return nil }
+        return try? JSONDecoder().decode(BuildRecord.self, from: Data(bytes[recordBytes]))
     }
 
     /// How many files it lists.

@@ -196,7 +196,7 @@ extension OutputWriter {
         /// then carries out.
         func journal(record: BuildRecord?) throws -> Journal {
             let written = ledger.written
-            let closing = ledger.closing()
+            let closing = ledger.closing(record: record)
             let removals = closing.removals
             // The new marker waits in the scratch folder like the new files,
             // under its own name: the journal names it rather than holding its megabytes.
@@ -219,9 +219,7 @@ extension OutputWriter {
                 renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map {
                     [temporary($0), $0]
                 },
-                removals: removals,
-                record: try record.map { String(decoding: try OutputWriter.encoded($0), as: UTF8.self) },
-                twins: closing.twins)
+                removals: removals, twins: closing.twins)
             (journal.newMarker, journal.newMarkerStamp, journal.newMarkerSHA256) = (
                 newMarker, markerStamp, markerSHA256
             )
@@ -243,8 +241,9 @@ extension OutputWriter {
         }
     }
 
-    /// What a commit of an ``Update`` does, written before it starts: the renames, the removals,
-    /// the marker and the record. Applying it twice does what applying it once does.
+    /// What a commit of an ``Update`` does, written before it starts: the renames, the removals
+    /// and the new marker (which holds the build's record). Applying it twice does what applying
+    /// it once does.
     struct Journal: Codable {
         /// `[temporary, final]` paths, in the order to rename them.
         var renames: [[String]]
@@ -256,7 +255,6 @@ extension OutputWriter {
         var newMarkerStamp: String? = nil
         /// The new marker's SHA-256, in place of its stamp when it had none.
         var newMarkerSHA256: String? = nil
-        var record: String?
         /// `[removal, new file]` pairs whose paths differ only in case (or width, or accents):
         /// on a file system that ignores the difference they may be one file, which must stay.
         var twins: [[String]] = []
@@ -365,7 +363,7 @@ extension OutputWriter {
             OutputWriter.flush(output.path)
         }
 
-        /// Renames, removes, writes the marker and the record, then deletes the journal and the
+        /// Renames, removes, puts the new marker in place, then deletes the journal and the
         /// scratch folders.
         ///
         /// A rename that fails does not stop the rest: the marker lists what each file should be,
@@ -406,9 +404,6 @@ extension OutputWriter {
             for folder in OutputWriter.folders(of: removals).sorted(by: { $0.utf8.count > $1.utf8.count }) {
                 rmdir(root + folder)
             }
-            // The record goes beside the marker it was made with, or not at all: without it, the
-            // next build takes nothing for up to date.
-            var markerInPlace = true
             /// Renames the new marker at `source` over `target`.
             func place(_ source: String, at target: String, stamp: String?, sha256: String?) {
                 guard rename(root + source, root + target) != 0 else { return }
@@ -416,7 +411,6 @@ extension OutputWriter {
                 // file in place is the new one.
                 let reason = errno
                 guard reason != ENOENT || !Self.isFile(at: root + target, stamp: stamp, sha256: sha256) else { return }
-                markerInPlace = false
                 let problem =
                     reason == ENOENT
                     ? "the new marker is gone from its scratch folder, and the marker in place is not this commit's"
@@ -425,11 +419,6 @@ extension OutputWriter {
             }
             if let newMarker {
                 place(newMarker, at: OutputWriter.marker, stamp: newMarkerStamp, sha256: newMarkerSHA256)
-            }
-            if let record, markerInPlace {
-                try OutputWriter.replaceFile(Data(record.utf8), at: root + OutputWriter.recordFile)
-            } else {
-                unlink(root + OutputWriter.recordFile)
             }
             OutputWriter.flush(output.path)
             unlink(root + Self.file)

@@ -22,21 +22,19 @@ import LockerKit
 /// previous build wrote with the same bytes (or a page made from the same inputs), and that is
 /// still the file it wrote, is kept (hard-linked into a staging folder) instead of written again.
 public enum OutputWriter {
-    /// Marks a folder as Locker's output, so a later build may replace it, and records its files.
+    /// Marks a folder as Locker's output, so a later build may replace it, and records its files
+    /// and the build's ``BuildRecord``.
     public static let marker = ".locker-build"
 
-    /// The ``BuildRecord`` of the build in the folder.
-    public static let recordFile = ".locker-inputs"
-
-    /// The record of the build in `output` when it was made from inputs with this fingerprint
-    /// and every file it wrote is still there; nil otherwise, and while another build writes
-    /// into the folder (whose record may be about to change).
+    /// The record of the build in `output`, from its marker, when it was made from inputs with
+    /// this fingerprint and every file it wrote is still there; nil otherwise, and while another
+    /// build writes into the folder (whose marker may be about to change).
     public static func upToDate(
         _ output: URL, fingerprint: BuildFingerprint, prefetched: OutputPrefetch? = nil
     ) -> BuildRecord? {
         let output = output.standardizedFileURL
         // Held, shared, while the folder is read: a build that commits meanwhile could leave
-        // files of the new build beside the previous build's record. A build that holds it is
+        // files of the new build beside the previous build's marker. A build that holds it is
         // writing: this one is not up to date, and stops when it takes the lock to write
         // (``begin(replacing:)``). Checks by other builds hold it too, and do not stop this one; a
         // build that is about to write waits for them.
@@ -49,9 +47,8 @@ public enum OutputWriter {
         defer { withExtendedLifetime(lock) {} }
         // A commit that did not finish is finished by the next build, not taken as up to date.
         guard !FileManager.default.fileExists(atPath: output.appendingPathComponent(Journal.file).path),
-            let data = FileManager.default.contents(atPath: output.appendingPathComponent(recordFile).path),
-            let record = try? JSONDecoder().decode(BuildRecord.self, from: data), record.fingerprint == fingerprint,
-            let files = prefetched?.marker() ?? Self.readMarker(in: output)
+            let files = prefetched?.marker() ?? Self.readMarker(in: output),
+            let record = files.record, record.fingerprint == fingerprint
         else { return nil }
         let folder = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return nil }
@@ -267,15 +264,12 @@ public enum OutputWriter {
             ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
 
-        /// Writes the marker (and the record, for the next build to compare with), syncs, and
+        /// Writes the marker (with the record, for the next build to compare with), syncs, and
         /// swaps the staging folder in for the output folder; then removes the previous build.
         public func commit(record: BuildRecord? = nil) throws {
             let fileManager = FileManager.default
             do {
-                try OutputWriter.writeFile(ledger.closing().marker, to: folder.path + "/" + marker)
-                if let record {
-                    try OutputWriter.writeFile(try OutputWriter.encoded(record), to: folder.path + "/" + recordFile)
-                }
+                try OutputWriter.writeFile(ledger.closing(record: record).marker, to: folder.path + "/" + marker)
                 OutputWriter.flush(folder.path)
                 if fileManager.fileExists(atPath: output.path) {
                     try fileManager.moveItem(at: output, to: previous)
@@ -285,7 +279,7 @@ public enum OutputWriter {
                         try? fileManager.moveItem(at: previous, to: output)
                         throw error
                     }
-                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker, recordFile])
+                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker])
                 } else {
                     try fileManager.moveItem(at: folder, to: output)
                 }
@@ -338,10 +332,10 @@ public enum OutputWriter {
 
     /// The marker of a build of these files: its lines are written on every core, a run of
     /// files each, one after the other.
-    static func markerText(_ files: [String: RecordedFile]) -> Data {
+    static func markerText(_ files: [String: RecordedFile], record: BuildRecord? = nil) -> Data {
         let entries = Array(files)
         let order = entries.map(\.key).utf8SortedOffsets()
-        var data = Data(markerStart.utf8)
+        var data = Data(markerStart(record: record))
         let parts = Compiler.parallelMap(Compiler.runs(of: order.count, length: 2048)) { run in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(run.count * 200)
@@ -355,8 +349,17 @@ public enum OutputWriter {
         return data
     }
 
-    /// What a marker starts with: its heading and its format (``OutputMarker/formatLine``).
-    static let markerStart = markerHeading + OutputMarker.formatLine + "\n"
+    /// What a marker starts with: its heading, its format (``OutputMarker/formatLine``) and, when
+    /// given, the build's record on one line (``OutputMarker/recordPrefix``).
+    static func markerStart(record: BuildRecord?) -> [UInt8] {
+        var start = Array((markerHeading + OutputMarker.formatLine + "\n").utf8)
+        if let record, let json = try? OutputWriter.encoded(record) {
+            start += OutputMarker.recordPrefix.utf8
+            start += json
+            start.append(UInt8(ascii: "\n"))
+        }
+        return start
+    }
 
     /// Appends the marker's line for `path`: `<sha256> <stamp> <inputs> <path>`, `-` for a
     /// missing field.
@@ -371,7 +374,7 @@ public enum OutputWriter {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// A build record as the record file holds it.
+    /// A build record as the marker holds it: JSON on one line.
     static func encoded(_ record: BuildRecord) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
