@@ -8,7 +8,7 @@ public struct Compilation: Sendable {
     /// How many notes were read.
     public var noteCount: Int
     /// Every document, sorted by kind, ID and locale: what the views below are taken from, when
-    /// asked for (a build into memory of 10,000 notes need not copy them).
+    /// asked for (a build of a large vault into memory need not copy them).
     var documents: [Document] = [] {
         didSet { idCounts = nil }
     }

@@ -49,9 +49,9 @@ extension Compiler {
 
     /// `seconds` since 1970 as an RFC 3339 date and time in UTC (`2023-11-14T22:13:20Z`), as
     /// `ISO8601DateFormatter` writes it; written by hand for the years 1600 to 9999, which
-    /// spares every build the formatter's start-up (milliseconds, as much as the rest of a
-    /// no-change rebuild's set-up). The calendar date is worked out from the day number alone
-    /// (the proleptic Gregorian calendar, days of 86,400 seconds), not by `gmtime`, which counts
+    /// spares every build the formatter's start-up (a large part of a no-change rebuild's
+    /// set-up). The calendar date is worked out from the day number alone (the proleptic
+    /// Gregorian calendar, days of 86,400 seconds), not by `gmtime`, which counts
     /// leap seconds under a `right/` time zone.
     static func internetDateTime(_ seconds: Int) -> String {
         // From 1600: the formatter's calendar is Julian before October 1582.

@@ -201,7 +201,7 @@ struct BundleWriter: Sendable {
         } and: {
             files.map(\.path).utf8SortedOffsets()
         }
-        // The manifest's 10,000 files are written in runs on every core, then joined in order.
+        // The manifest's files are written in runs on every core, then joined in order.
         let runs = Compiler.parallelMap(Compiler.runs(of: order.count, length: 1024)) { range in
             Manifest.encodedRun(of: files, order: order[range], reusing: previous)
         }

@@ -7,7 +7,7 @@ import LockerKit
 ///
 /// Documents that come in that order already (notes named as they are known) are checked and cut
 /// into runs in one pass, each key compared with the one before it: their keys were compared
-/// again by the site's tables and by the count of IDs, each time reading 10,000 IDs scattered in
+/// again by the site's tables and by the count of IDs, each time reading every ID scattered in
 /// memory.
 struct DocumentOrder: Sendable {
     /// The keys' places in the order; nil when they are in it already.

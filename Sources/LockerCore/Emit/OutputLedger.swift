@@ -11,8 +11,8 @@ final class OutputLedger: @unchecked Sendable {
     let previous: OutputMarker
     /// The previous build's lines kept as they are, by place: 0 not kept, 1 kept, 2 kept and
     /// counted in ``reused``. Each line is one file, kept by one thread, so each is written
-    /// without the lock, a byte of its own (20,000 kept files of a rebuild took the lock in turns
-    /// on both cores); read only once the build is done with them (``reused``, ``closing()``).
+    /// without the lock, a byte of its own (a rebuild's kept files took the lock in turns on
+    /// every core); read only once the build is done with them (``reused``, ``closing()``).
     private let keptLines: UnsafeMutableBufferPointer<UInt8>
     /// The files written anew, or kept under an entry other than the previous build's line.
     private var entries: [String: OutputWriter.RecordedFile] = [:]
@@ -136,7 +136,7 @@ final class OutputLedger: @unchecked Sendable {
             // Runs of kept lines are taken whole, the new lines merged in between, each before
             // the first line whose path does not come before its own: found by halving the
             // sorted lines (compared with every kept line, the last new path was compared with
-            // 20,000 paths on the commit's one core).
+            // every previous path on the commit's one core).
             let places = order.map { previous.firstLine(notPreceding: paths[$0]) }
             var next = 0
             var run: Int?

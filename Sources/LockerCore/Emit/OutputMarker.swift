@@ -10,9 +10,9 @@ import Foundation
 ///
 /// One pass over the marker's bytes finds its lines and puts their paths in a table; an entry's
 /// strings are made only when it is asked for, and a line the next build keeps as it is goes into
-/// the next marker as the same bytes (``OutputLedger``). A rebuild of one note of a 10,000-note
-/// vault looks up each of its 20,000 output files once: a dictionary of strings made for them
-/// cost more than the rest of its commit.
+/// the next marker as the same bytes (``OutputLedger``). A rebuild of one note of a large vault
+/// looks up each of its output files once: a dictionary of strings made for them cost more than
+/// the rest of its commit.
 struct OutputMarker: Sendable {
     /// Where a line's fields are in ``bytes``: `<sha256> <stamp> <inputs> <path>`.
     fileprivate struct Line: Sendable {
@@ -165,7 +165,7 @@ struct OutputMarker: Sendable {
     /// ``index(of:)``, looking first at the line after `previous`: files asked about in the
     /// order of their paths (a site's pages, in the order of their documents) are found in the
     /// lines next to each other, without the table's probe and the cache misses of a line
-    /// anywhere in 3.5 MB.
+    /// anywhere in the marker.
     func index(of path: String, after previous: Int) -> Int? {
         var path = path
         return path.withUTF8 { key in
@@ -289,9 +289,9 @@ struct OutputMarker: Sendable {
         withLookup { $0.stamps(of: range, in: folder, into: found) }
     }
 
-    /// Calls `body` with the marker's lines and bytes as they lie in memory: the survey's 20,000
-    /// lookups read them through pointers, each without retaining the arrays (which, taken
-    /// through slices and closures, was a sixth of the survey's time).
+    /// Calls `body` with the marker's lines and bytes as they lie in memory: the survey's lookups
+    /// read them through pointers, each without retaining the arrays (which, taken through
+    /// slices and closures, was a measurable part of the survey's time).
     private func withLookup<Result>(_ body: (Lookup) -> Result) -> Result {
         bytes.withUnsafeBufferPointer { bytes in
             lines.withUnsafeBufferPointer { lines in body(Lookup(bytes: bytes, lines: lines)) }
@@ -503,7 +503,8 @@ struct OutputMarker: Sendable {
     /// A path's place in the table: its bytes taken eight at a time, multiplied and shifted in,
     /// then mixed so that every bit of them moves the low bits the table uses (MurmurHash3's
     /// finalizer). Not `Hasher`: SipHash, which resists keys chosen to collide, costs several
-    /// times as much, and the marker is the build's own file, hashed 40,000 times a rebuild.
+    /// times as much, and the marker is the build's own file, its paths hashed many times in
+    /// every rebuild.
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
         var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
         // An empty key, with a base address or without, is its length alone.

@@ -9,15 +9,15 @@ import LockerKit
 
 /// What a rebuild reads of the previous build first, read on a thread of its own from the
 /// moment the build starts, while the vault is walked for its fingerprint: the marker
-/// (``OutputMarker``, 3.5 MB for 10,000 notes), parsed, then the ``NoteRecord``'s files (as
-/// much again), then the bundle's manifest (2.7 MB, whose entries a rebuild copies): what
-/// ``OutputWriter/Update/previousFile(_:)`` then takes instead of reading the file.
+/// (``OutputMarker``), parsed, then the ``NoteRecord``'s files, then the bundle's manifest
+/// (whose entries a rebuild copies): what ``OutputWriter/Update/previousFile(_:)`` then takes
+/// instead of reading the file.
 ///
 /// They are not hashed: read between two equal stamps, and taken only while the file has the
 /// stamp the marker lists for it, they are the bytes the previous build wrote, as every file a
-/// rebuild keeps is trusted by its stamp (hashing them was 2 ms of CPU in every rebuild). The
-/// build decodes the record on every core: decoded here, beside the output's survey, it kept
-/// the build waiting.
+/// rebuild keeps is trusted by its stamp (hashing them was a measurable part of every
+/// rebuild's CPU). The build decodes the record on every core: decoded here, beside the
+/// output's survey, it kept the build waiting.
 ///
 /// The files are only ever replaced whole (renamed over), so a file read is the one in place
 /// as long as its stamp (size, inode, modification and change times) is the same: ``marker()``

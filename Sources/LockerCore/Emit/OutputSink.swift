@@ -113,7 +113,7 @@ public protocol OutputSink: Sendable {
     /// Takes a file of the build's own that the next build reads back, checking it by its own
     /// format and trusting it by its stamp, as every kept file is (the ``NoteRecord``): not hashed,
     /// so its marker line has no SHA-256 (`-`), and always written, never kept, as such a file
-    /// changes with every build. Hashing the record took 2 ms of every rebuild.
+    /// changes with every build. Hashing the record was a measurable part of every rebuild.
     func writeUnhashed(_ file: OutputFile) throws
 
     /// Whether the sink records what files were made from, for the next build, and may take

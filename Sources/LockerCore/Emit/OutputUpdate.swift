@@ -23,8 +23,8 @@ extension OutputWriter {
     /// and the next build finishes that commit before anything else.
     ///
     /// Against the staging folder's two renames (``Staging``), a reader can see some pages of the
-    /// new build beside pages of the old one for the few milliseconds of the commit; in exchange
-    /// an edit costs a file system operation per changed file, not one per file of the output.
+    /// new build beside pages of the old one while the commit lasts; in exchange an edit costs
+    /// a file system operation per changed file, not one per file of the output.
     public final class Update: OutputTransaction, @unchecked Sendable {
         /// The output folder, which holds the previous build.
         public let output: URL
@@ -95,7 +95,7 @@ extension OutputWriter {
 
         /// ``intact(_:after:)`` for a page. Pages come in the order of their documents, mostly
         /// their paths' order, in runs on each thread: each is looked for first after the line
-        /// this thread found last, which it then is (measured: half the lookups' CPU).
+        /// this thread found last, which it then is (measured: it spares much of the lookups' CPU).
         private func pageLine(_ path: String) -> Int? {
             let hint = LastLine.get()
             guard let line = intact(path, after: hint) else { return nil }
@@ -146,14 +146,14 @@ extension OutputWriter {
                 return true
             }
             // A large file is hashed while it is written, on another core (the record, last of a
-            // rebuild, took milliseconds for each), and its copy dropped when the previous is kept.
-            // Not hashed first when the previous file has its size: the record and the manifest
-            // keep theirs from one rebuild of a note to the next, and differ all the same.
+            // rebuild, took measurable time for each), and its copy dropped when the previous is
+            // kept. Not hashed first when the previous file has its size: the record and the
+            // manifest keep theirs from one rebuild of a note to the next, and differ all the same.
             let atOnce = sha256 == nil && file.count >= Self.hashedWhileWritten
             // A large file read ahead (the manifest) is compared with the bytes read, not hashed:
             // a rebuild's manifest differs from the previous one in its first lines, and hashing
-            // its 2.7 MB took 1.4 ms of every rebuild's CPU. It is listed unhashed, and the next
-            // build compares it with the bytes it reads ahead in turn.
+            // it was a measurable part of every rebuild's CPU. It is listed unhashed, and the
+            // next build compares it with the bytes it reads ahead in turn.
             let readAhead: (line: Int, bytes: [UInt8])? =
                 atOnce ? intact(file.path).flatMap { line in prefetched?.file(file.path).map { (line, $0) } } : nil
             if let readAhead, file.hasBytes(readAhead.bytes) {
@@ -202,9 +202,9 @@ extension OutputWriter {
             // under its own name: the journal names it rather than holding its megabytes.
             let newMarker = scratch + "/" + closing.marker.path
             let markerText = closing.marker
-            // Known by its stamp (size, inode, modification time), which the rename keeps: hashing
-            // a 3.5 MB marker took 2 ms of every rebuild's commit. Hashed only when the file
-            // system gives no stamp.
+            // Known by its stamp (size, inode, modification time), which the rename keeps: a large
+            // marker's hash was a measurable part of every rebuild's commit. Hashed only when the
+            // file system gives no stamp.
             let markerStamp: String?
             var markerSHA256: String?
             do {

@@ -1,8 +1,8 @@
 import LockerKit
 
 /// The manifest a build wrote, its files kept in the order they were written along with the
-/// order the manifest lists them in: a build of 10,000 notes writes the manifest without sorting
-/// a copy of its files, which ``manifest`` makes when asked.
+/// order the manifest lists them in: a build writes the manifest without sorting a copy of its
+/// files, which ``manifest`` makes when asked.
 public struct WrittenManifest: Sendable {
     /// The manifest without its files.
     public var header: Manifest

@@ -218,7 +218,7 @@ public final class BuildCache: @unchecked Sendable {
     /// A number per kind naming what the indexes of that kind list (each document's ID, locale and
     /// index entry, in order): the same as the last call's while no document of the kind was
     /// added, removed or changed in what an index shows of it. An index made for that number
-    /// still holds without listing 10,000 documents again to compare (``RenderedIndex/version``).
+    /// still holds without listing every document again to compare (``RenderedIndex/version``).
     ///
     /// - Parameters:
     ///   - serials: each document's ``BuildOrigins`` serial: a document with the serial it had is
@@ -364,7 +364,7 @@ struct LinkSurface: Sendable, Equatable {
         bytes.add(config)
         // The notes in runs, each on a core, joined in order: the bytes added one by one. Each
         // run and the whole are made at about their size, not grown by doubling: a rebuild
-        // touched three times the surface's megabyte of memory for the first time.
+        // touched several times the surface's size in memory for the first time.
         let runs = Compiler.parallelMap(Compiler.runs(of: notes.count, length: 1024)) { run in
             var part = SurfaceBytes()
             part.reserve(run.count * 64)

@@ -10,7 +10,7 @@ final class KeptDocument: Sendable {
     /// What the record kept of the guide: the next record keeps it as it is.
     let guide: NoteRecord.KeptGuide
     /// What builds the guide, and the place of its note: one object shared by every kept
-    /// document, not a closure made for each (10,000 allocations of a one-note rebuild).
+    /// document, not a closure made for each (an allocation per kept guide in a one-note rebuild).
     private let builder: any KeptGuideBuilding
     private let place: Int
 
@@ -21,7 +21,7 @@ final class KeptDocument: Sendable {
         self.builder = builder
     }
 
-    // Read from the record's guide when asked: a build keeps 10,000 of them and asks few.
+    // Read from the record's guide when asked: a build keeps many of them and asks few.
     var id: String { guide.id }
     var locale: String { guide.locale }
     var indexEntry: ContentIndex.Entry { guide.entry }

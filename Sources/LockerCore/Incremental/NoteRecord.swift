@@ -57,8 +57,8 @@ struct NoteRecord: Sendable {
 
     /// A guide note as a build sees it without reading it.
     ///
-    /// A class: a build passes 10,000 of them from the record to the hollow notes and the kept
-    /// documents, and a struct of this many fields costs a retain per field at each copy.
+    /// A class: a build passes every one of them from the record to the hollow notes and the
+    /// kept documents, and a struct of this many fields costs a retain per field at each copy.
     final class KeptGuide: Sendable {
         // What the parse found that the link tables, the deck catalog and the ID checks read.
         let id: String
@@ -90,7 +90,7 @@ struct NoteRecord: Sendable {
 
         /// The guide's index entry. Decoded from the record each time it is asked for, when the
         /// guide was read from one: a rebuild that keeps the guides' index asks for none of them
-        /// (their titles and tags were a third of a record's decoding).
+        /// (their titles and tags were a large part of a record's decoding).
         var entry: ContentIndex.Entry {
             switch storedEntry {
             case .made(let entry):
@@ -149,8 +149,8 @@ struct NoteRecord: Sendable {
     }
 
     /// A record's bytes, held by the guides read from it for their index entries: one holder
-    /// for each run of notes, made on the thread that decodes the run, so that the 10,000 guides
-    /// retain it each on their own core rather than all retain one array from both.
+    /// for each run of notes, made on the thread that decodes the run, so that the guides retain
+    /// it each on their own core rather than all retain one array from both.
     final class RecordBytes: Sendable {
         let bytes: [UInt8]
 
@@ -187,8 +187,8 @@ struct NoteRecord: Sendable {
     /// given by `entry` by its place, unless `asRecorded` says the previous record's entry at
     /// that place holds as it is (the same path, stamp and content hash, and no guide or the
     /// guide kept from it). Such an entry is copied from the bytes it was read from, with the
-    /// entries beside it in one piece: a one-note rebuild of 10,000 notes neither gathers nor
-    /// encodes the other 9,999 again.
+    /// entries beside it in one piece: a one-note rebuild neither gathers nor encodes the other
+    /// notes again.
     static func encodedRuns(
         count: Int, reusing previous: NoteRecord?, asRecorded: @Sendable (Int) -> Bool,
         entry: @Sendable (Int) -> Entry

@@ -165,8 +165,8 @@ struct RecordReader {
     }
 
     /// Calls `body` with a string's bytes, where they stand in the record: read through a
-    /// pointer, not a slice of the array, which retained it for each of the hundreds of
-    /// thousands of strings of a 10,000-note record.
+    /// pointer, not a slice of the array, which retained it for each of the many strings of a
+    /// large vault's record.
     private mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws -> Result {
         let length = try count()
         let start = offset

@@ -100,7 +100,7 @@ struct SiteBuilder {
 
     private func route(of document: Document) -> Route {
         // Made in one string with room for all of it: joined with `+`, the path was made three
-        // times over (10,000 documents' routes in every build).
+        // times over (every document's route in every build).
         let (locale, id, folder) = (document.locale, document.id, Self.folder(of: document.kind))
         var path = prefix(locale)
         path.reserveCapacity(path.utf8.count + folder.utf8.count + id.utf8.count + 2)
@@ -488,8 +488,9 @@ struct SiteBuilder {
         {
             return last
         }
-        // Each document's route and key on every core: 10,000 paths made, and as many IDs read
-        // through a kept guide's record, took a core a few milliseconds at the start of the site.
+        // Each document's route and key on every core: a path made for each document, and its
+        // ID read through a kept guide's record, kept one core busy for a measurable time at the
+        // start of the site.
         let laid = Compiler.parallelMap(Array(documents.indices)) { offset in
             let document = documents[offset]
             return (route: route(of: document), key: DocumentKey(kind: document.kind, id: document.id))
@@ -502,9 +503,10 @@ struct SiteBuilder {
     /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
     ///
     /// A rule per folder of pages (`/guides/*`, `/ru/*`, …), not per page: Cloudflare Pages reads
-    /// 100 rules at most, and a vault of 10,000 notes has 10,000 pages. Hosts merge the headers of
-    /// every rule that matches a path, so each path matches one rule only: the root page and the
-    /// files beside it have exact rules, and the assets folder one splat (``pagePatterns(_:)``).
+    /// 100 rules at most, and a large vault has a page for each of thousands of notes. Hosts
+    /// merge the headers of every rule that matches a path, so each path matches one rule only:
+    /// the root page and the files beside it have exact rules, and the assets folder one splat
+    /// (``pagePatterns(_:)``).
     static func headers(_ htmlPaths: [String], baseURL: String?) -> [UInt8] {
         let root = baseURL.flatMap { URL(string: $0)?.path } ?? "/"
         let base = Array((root.hasSuffix("/") ? root : root + "/").utf8)
@@ -580,7 +582,7 @@ struct DocumentKey: Hashable {
 /// from, when they are kept by ``BuildCache`` for the next build.
 ///
 /// The versions are runs of the documents in the order of their kind and ID, which is the order
-/// a compilation gives them: no table of 10,000 keys, each with a list, is built to group them.
+/// a compilation gives them: no table of the keys, each with a list, is built to group them.
 final class SiteTables: Sendable {
     let keys: [(kind: ContentKind, id: String, locale: String)]
     let routes: [SiteBuilder.Route]

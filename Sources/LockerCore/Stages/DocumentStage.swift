@@ -269,9 +269,9 @@ extension Compiler {
         /// For the record: the notes read, by place, and the vault files embedded.
         var reads: [Int]
         var assets: [AssetUse]
-        /// The landing page, kept out of line: a page takes 440 bytes, and few notes are pages,
-        /// while every note's result had room for one (4 MB of a rebuild's memory, each byte
-        /// touched for the first time).
+        /// The landing page, kept out of line: a page is large, and few notes are pages, while
+        /// every note's result had room for one (a measurable part of a rebuild's memory, each
+        /// byte touched for the first time).
         private var boxedPage: BoxedPage?
 
         private indirect enum BoxedPage: Sendable {

@@ -79,8 +79,8 @@ extension Compiler {
         }
         // The manifest and the record are written while the site is rendered (the longer of the
         // two, and on one core for part of it): the record holds what the site's pages are made
-        // from, worked out first. (Written after the site, the record's 3.5 MB were the only
-        // work of a rebuild for 1.6 ms.)
+        // from, worked out first. (Written after the site, the record was for a while the only
+        // work of a rebuild.)
         let bundle = writer
         let prepared = site.prepare()
         let pageSite = prepared.inputs?.site ?? ""

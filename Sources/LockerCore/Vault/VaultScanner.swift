@@ -12,7 +12,7 @@ struct VaultFile: Sendable, Hashable {
     /// Relative to the vault, `/`-separated, NFC.
     var path: String
     /// Where it is on disk: the vault's standardized path and `/`, then the file's path as
-    /// listed (a plain string: a `URL` per file was a third of a scan's time).
+    /// listed (a plain string: a `URL` per file was a large part of a scan's time).
     var absolutePath: String
     /// The stamp a walk found the file with (``VaultWalk``), which a build takes instead of a
     /// `stat` of its own; nil from a scan, and for a link. Not part of the file's identity.
@@ -279,7 +279,7 @@ extension VaultScanner {
         found.reserveCapacity(listings.values.reduce(0) { $0 + ($1?.files.count ?? 0) })
         var folders: [String] = []
         // The files in the order of their paths' bytes, which the build lists them in
-        // (``VaultListing``): they are not sorted again (10,000 files' sort was a millisecond of
+        // (``VaultListing``): they are not sorted again (their sort was a measurable part of
         // every rebuild). A folder's files come where its name with a `/` after it comes among
         // its parent's files. Depth first, on a stack of its own rather than the thread's: a
         // vault may nest folders as deep as paths go.
