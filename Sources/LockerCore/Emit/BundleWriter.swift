@@ -84,7 +84,7 @@ struct BundleWriter: Sendable {
             let key = "\(kind)/\(locale)"
             if unchangedListings.contains(kind),
                 let previous = previousIndexes.first(where: { $0.lists == kind.rawValue && $0.locale == locale }),
-                try sink.keep(root + "/" + previous.path, sha256: previous.sha256)
+                try sink.keep(root + "/" + previous.path, if: .bytes(sha256: previous.sha256))
             {
                 return previous
             }
@@ -134,7 +134,7 @@ struct BundleWriter: Sendable {
             // A guide kept from the previous build keeps its file, when the file is still there.
             if case .kept(let kept) = document,
                 case let relative = Self.path(folder: folder, sha256: kept.bundleSHA256),
-                try sink.keep(root + "/" + relative, sha256: kept.bundleSHA256)
+                try sink.keep(root + "/" + relative, if: .bytes(sha256: kept.bundleSHA256))
             {
                 return Manifest.File(
                     path: relative, kind: document.kind.rawValue,

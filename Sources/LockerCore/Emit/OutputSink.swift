@@ -107,7 +107,7 @@ public struct OutputFile: Sendable, Hashable {
 public protocol OutputSink: Sendable {
     /// Takes one file whose SHA-256 (lowercase hex) the caller may know already, so that the
     /// sink need not hash it again, with what it was made from when the build worked it out (for
-    /// the next build's ``reuse(_:inputs:)``). Called from several threads at once, once per path.
+    /// the next build's ``keep(_:if:)``). Called from several threads at once, once per path.
     func write(_ file: OutputFile, sha256: String?, inputs: String?) throws
 
     /// Takes a file of the build's own that the next build reads back, checking it by its own
@@ -117,27 +117,28 @@ public protocol OutputSink: Sendable {
     func writeUnhashed(_ file: OutputFile) throws
 
     /// Whether the sink records what files were made from, for the next build, and may take
-    /// files from the previous one (``reuse(_:inputs:)``): whether working out inputs is worth it.
+    /// files from the previous one (``keep(_:if:)``): whether working out inputs is worth it.
     var recordsInputs: Bool { get }
 
-    /// Takes the file at `path` from the previous build when that build recorded the same
-    /// `inputs` for it (see ``PageInputs``) and the file is still the one it wrote; false when
-    /// the file must be made and written.
-    func reuse(_ path: String, inputs: String) throws -> Bool
-
-    /// Takes the file at `path` from the previous build as that build recorded it, inputs and
-    /// all, when it recorded inputs for it and the file is still the one it wrote: for a page the
-    /// caller knows to be made from what the previous build made it from, without working its
-    /// inputs out. False when the page must be made.
-    func reuseAsRecorded(_ path: String) throws -> Bool
-
-    /// Takes the file at `path` from the previous build when it has these bytes (by SHA-256) and
-    /// is still the file that build wrote, without the bytes at hand; false when it must be written.
-    func keep(_ path: String, sha256: String) throws -> Bool
+    /// Takes the file at `path` from the previous build, without its bytes at hand, when it is
+    /// still the file that build wrote and `unchanged` holds of it; false when it must be made
+    /// and written.
+    func keep(_ path: String, if unchanged: Unchanged) throws -> Bool
 
     /// The bytes of the file the previous build wrote at `path`, when it is still that file: what
     /// the build reads its ``NoteRecord`` from.
     func previousFile(_ path: String) -> [UInt8]?
+}
+
+/// What makes a file of the previous build this build's own (``OutputSink/keep(_:if:)``).
+public enum Unchanged: Sendable {
+    /// It has these bytes, by SHA-256.
+    case bytes(sha256: String)
+    /// It was made from these inputs (see ``PageInputs``).
+    case inputs(String)
+    /// It was made from whatever inputs the previous build recorded for it: a page the caller
+    /// knows to be made from what it was made from, without working its inputs out.
+    case recordedInputs
 }
 
 /// A build's output being written: files from any thread, then ``commit(record:)`` once, or
@@ -147,7 +148,7 @@ public protocol OutputTransaction: OutputSink {
     func commit(record: BuildRecord?) throws
     /// Drops what was written; the output folder stays as it was.
     func discard()
-    /// How many files ``OutputSink/reuse(_:inputs:)`` took from the previous build.
+    /// How many files ``OutputSink/keep(_:if:)`` took from the previous build for their inputs.
     var reusedCount: Int { get }
 }
 
@@ -166,11 +167,7 @@ extension OutputSink {
 
     public var recordsInputs: Bool { false }
 
-    public func reuse(_ path: String, inputs: String) throws -> Bool { false }
-
-    public func keep(_ path: String, sha256: String) throws -> Bool { false }
-
-    public func reuseAsRecorded(_ path: String) throws -> Bool { false }
+    public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool { false }
 
     public func previousFile(_ path: String) -> [UInt8]? { nil }
 }

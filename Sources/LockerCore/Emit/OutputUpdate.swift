@@ -81,15 +81,18 @@ extension OutputWriter {
             scratch + "/" + ContentHash.sha256Hex(Data(path.utf8)).prefix(32)
         }
 
-        public func reuse(_ path: String, inputs: String) throws -> Bool {
-            guard let line = pageLine(path), previousFiles.hasInputs(inputs, at: line) else { return false }
-            ledger.kept(line: line, path: path, inputs: inputs, reused: true)
-            return true
-        }
-
-        public func reuseAsRecorded(_ path: String) throws -> Bool {
-            guard let line = pageLine(path), previousFiles.recordsInputs(at: line) else { return false }
-            ledger.kept(line: line, reused: true)
+        public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
+            switch unchanged {
+            case .bytes(let sha256):
+                guard let line = intact(path), previousFiles.hasSHA256(sha256, at: line) else { return false }
+                ledger.kept(line: line, path: path, inputs: nil, reused: false)
+            case .inputs(let inputs):
+                guard let line = pageLine(path), previousFiles.hasInputs(inputs, at: line) else { return false }
+                ledger.kept(line: line, path: path, inputs: inputs, reused: true)
+            case .recordedInputs:
+                guard let line = pageLine(path), previousFiles.recordsInputs(at: line) else { return false }
+                ledger.kept(line: line, reused: true)
+            }
             return true
         }
 
@@ -101,12 +104,6 @@ extension OutputWriter {
             guard let line = intact(path, after: hint) else { return nil }
             LastLine.set(line)
             return line
-        }
-
-        public func keep(_ path: String, sha256: String) throws -> Bool {
-            guard let line = intact(path), previousFiles.hasSHA256(sha256, at: line) else { return false }
-            ledger.kept(line: line, path: path, inputs: nil, reused: false)
-            return true
         }
 
         /// The file as read ahead (``OutputPrefetch``) while it is still the one read, else read now.
@@ -477,8 +474,7 @@ extension OutputWriter {
     }
 }
 
-/// The marker line this thread found a page at last (``OutputWriter/Update/reuse(_:inputs:)``,
-/// ``OutputWriter/Update/reuseAsRecorded(_:)``): a hint, checked against the path asked about,
+/// The marker line this thread found a page at last (``OutputWriter/Update/keep(_:if:)``): a hint, checked against the path asked about,
 /// so one left by another update, or another marker, only costs a look.
 private enum LastLine {
     /// One key for the process, made once and never deleted.

@@ -185,7 +185,7 @@ public enum OutputWriter {
         /// The lock on the output folder being replaced, when there is one (``OutputLock``).
         var lock: OutputLock?
 
-        /// How many files ``reuse(_:inputs:)`` took from the previous build.
+        /// How many files ``keep(_:if:)`` took from the previous build for their inputs.
         public var reusedCount: Int { ledger.reused }
 
         /// Checks that `output` may be replaced and creates the staging folder beside it.
@@ -214,17 +214,19 @@ public enum OutputWriter {
             return line
         }
 
-        public func reuse(_ path: String, inputs: String) throws -> Bool {
-            guard let line = intact(path), previousFiles.hasInputs(inputs, at: line), try linked(path) else {
+        /// Keeps pages alone: a staging build writes every other file.
+        public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
+            guard let line = intact(path) else { return false }
+            switch unchanged {
+            case .bytes:
                 return false
+            case .inputs(let inputs):
+                guard previousFiles.hasInputs(inputs, at: line), try linked(path) else { return false }
+                ledger.kept(line: line, path: path, inputs: inputs, reused: true)
+            case .recordedInputs:
+                guard previousFiles.recordsInputs(at: line), try linked(path) else { return false }
+                ledger.kept(line: line, reused: true)
             }
-            ledger.kept(line: line, path: path, inputs: inputs, reused: true)
-            return true
-        }
-
-        public func reuseAsRecorded(_ path: String) throws -> Bool {
-            guard let line = intact(path), previousFiles.recordsInputs(at: line), try linked(path) else { return false }
-            ledger.kept(line: line, reused: true)
             return true
         }
 

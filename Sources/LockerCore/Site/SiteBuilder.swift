@@ -231,7 +231,7 @@ struct SiteBuilder {
         /// Takes a page from the previous build when it was made from the same inputs.
         @Sendable func reused(_ path: String, inputs: String?) throws -> Bool {
             guard let inputs else { return false }
-            return try sink.reuse(Self.folder + "/" + path, inputs: inputs)
+            return try sink.keep(Self.folder + "/" + path, if: .inputs(inputs))
         }
         /// Writes a page with its inputs, when known.
         @Sendable func emit(_ path: String, _ data: Data, inputs: String?) throws {
@@ -323,7 +323,7 @@ struct SiteBuilder {
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
             if siteAsBefore, inputSources?.unchangedListings.contains(kind) == true,
-                try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
+                try sink.keep(Self.folder + "/" + route.path + "index.html", if: .recordedInputs)
             {
                 return
             }
@@ -371,7 +371,7 @@ struct SiteBuilder {
             let route = routes[offset]
             // A kept guide's page under the previous build's site: made from what it was made from.
             if case .kept = document, siteAsBefore,
-                try sink.reuseAsRecorded(Self.folder + "/" + route.path + "index.html")
+                try sink.keep(Self.folder + "/" + route.path + "index.html", if: .recordedInputs)
             {
                 return
             }
