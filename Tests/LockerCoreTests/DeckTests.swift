@@ -116,6 +116,28 @@ import LockerKit
 
     // MARK: Card syntax
 
+    /// A deck's note has its inline cards read when it is parsed, as a checklist its items; a
+    /// guide has none read, even below a folder note that makes it a card note (that is known
+    /// only once decks gather their notes).
+    @Test func aDeckNoteHasItsCardsReadWhenParsed() throws {
+        let parser = NoteParser(config: VaultConfig.parse("kinds:\n  Signals: deck\n").0)
+        let bytes = Array("Alpha::Diver down ^alpha\nBravo:::Dangerous cargo\n".utf8)
+        let card = try #require(parser.parse(path: "Signals/Flags.md", bytes: bytes).0)
+        #expect(card.cards?.map(\.frontText) == ["Alpha", "Bravo", "Dangerous cargo"])
+        #expect(card.cards?.map(\.isReverse) == [false, false, true])
+        #expect(card.cards?.first?.isExplicit == true)
+        let guide = try #require(parser.parse(path: "Other/Flags.md", bytes: bytes).0)
+        #expect(guide.cards == nil)
+        #expect(
+            CardReader.cards(of: guide, at: 3, wholeNote: false)
+                == card.cards?.map { card in
+                    var card = card
+                    card.file = "Other/Flags.md"
+                    card.note = 3
+                    return card
+                })
+    }
+
     @Test func reversibleCardAddsSwappedReverseCard() throws {
         let (deck, _) = try inlineDeck("Alpha:::Diver down ^alpha\n")
         #expect(deck.cards.map(\.id) == ["alpha", "alpha-reverse"])

@@ -7,30 +7,47 @@ import Foundation
 ///   the card ends at a blank line. A back that starts with a list may follow the `?` line directly.
 ///
 /// A note with none of these is one card: its title is the front, its body the back.
+///
+/// A deck's note has its inline cards read when it is parsed (``ParsedNote/cards``), as a checklist
+/// has its items; whether it is a card note, which is one card when it has none, is known only
+/// once the decks have gathered their notes (``DeckCatalog``), so ``cards(of:at:wholeNote:)``
+/// decides that when the deck is built.
 struct CardReader {
-    let note: ParsedNote
-    let noteIndex: Int
-    private(set) var cards: [ParsedCard] = []
+    let file: String
+    private var cards: [ParsedCard] = []
 
-    init(note: ParsedNote, noteIndex: Int) {
-        self.note = note
-        self.noteIndex = noteIndex
+    init(file: String) { self.file = file }
+
+    /// The cards written inline in a note's blocks and sections, in order; their ``ParsedCard/note``
+    /// is given when a deck gathers them.
+    mutating func read(blocks: [ParsedBlock], sections: [ParsedSection]) -> [ParsedCard] {
+        cards = []
+        scan(blocks)
+        scan(sections)
+        return cards
     }
 
-    /// Reads the inline cards; when there are none and `wholeNote` is set, the note is one card.
-    mutating func read(wholeNote: Bool) -> [ParsedCard] {
-        cards = []
-        scan(note.blocks)
-        scan(note.sections)
+    /// The cards of the note at `noteIndex`: those it holds inline (read when it was parsed, or
+    /// now for a note that joined its deck afterwards, a guide below a folder note that says
+    /// `type: deck`); when there are none and `wholeNote` is set, the note is one card.
+    static func cards(of note: ParsedNote, at noteIndex: Int, wholeNote: Bool) -> [ParsedCard] {
+        var cards: [ParsedCard]
+        if let read = note.cards {
+            cards = read
+        } else {
+            var reader = CardReader(file: note.path)
+            cards = reader.read(blocks: note.blocks, sections: note.sections)
+        }
         if cards.isEmpty, wholeNote {
             let back = note.blocks + note.sections.flatMap(Self.flatten)
             let front = ParsedBlock(content: .paragraph([.text(note.title)]), position: .start)
             cards.append(
                 ParsedCard(
                     id: note.frontmatter.id ?? "", isExplicit: note.frontmatter.id != nil, front: [front], back: back,
-                    frontText: note.title, note: noteIndex, file: note.path,
+                    frontText: note.title, note: -1, file: note.path,
                     position: note.frontmatter.idPosition ?? .start, stamp: .frontmatter, isReverse: false))
         }
+        for index in cards.indices { cards[index].note = noteIndex }
         return cards
     }
 
@@ -191,8 +208,8 @@ struct CardReader {
     ) {
         let frontText = Self.plainText(front)
         let card = ParsedCard(
-            id: id ?? "", isExplicit: id != nil, front: front, back: back, frontText: frontText, note: noteIndex,
-            file: note.path, position: position, stamp: .endOfLine(stampLine), isReverse: false)
+            id: id ?? "", isExplicit: id != nil, front: front, back: back, frontText: frontText, note: -1,
+            file: file, position: position, stamp: .endOfLine(stampLine), isReverse: false)
         cards.append(card)
         if reversible {
             var reverse = card

@@ -7,7 +7,8 @@ struct ParsedCard: Sendable, Hashable {
     var back: [ParsedBlock]
     /// The front as plain text.
     var frontText: String
-    /// The index of the note the card is written in, in the vault's note list.
+    /// The index of the note the card is written in, in the vault's note list: given when its deck
+    /// gathers it (``CardReader/cards(of:at:wholeNote:)``), -1 until then.
     var note: Int
     var file: String
     var position: SourcePosition

@@ -25,14 +25,13 @@ extension DocumentBuilder {
         for locale in locales {
             let headers = group.headers.filter { notes[$0].locale == locale }
             let header = config.preferred(group.headers, in: locale) { notes[$0].locale }
+            // The header's cards are those it holds inline; a card note without any is one card.
             var cards: [ParsedCard] = []
             for noteIndex in headers {
-                var reader = CardReader(note: index.whole(noteIndex), noteIndex: noteIndex)
-                cards += reader.read(wholeNote: false)
+                cards += CardReader.cards(of: index.whole(noteIndex), at: noteIndex, wholeNote: false)
             }
             for noteIndex in group.members where notes[noteIndex].locale == locale {
-                var reader = CardReader(note: index.whole(noteIndex), noteIndex: noteIndex)
-                cards += reader.read(wholeNote: true)
+                cards += CardReader.cards(of: index.whole(noteIndex), at: noteIndex, wholeNote: true)
             }
             let (identified, idDiagnostics, idStamps) = Self.identify(cards, notes: notes)
             diagnostics += idDiagnostics
@@ -167,10 +166,7 @@ extension DocumentBuilder {
                     "\(what) '\(card.frontText.excerpt)' has no ID; its derived ID '\(id)' changes when its text does, orphaning users' progress",
                     file: card.file, at: card.position, hint: "run 'locker ids --write' to write the IDs into the notes"
                 ))
-            stamps.append(
-                IDStamp(
-                    file: card.file, placement: card.stamp, id: id, label: card.frontText.excerpt,
-                    position: card.position))
+            stamps.append(IDStamp(card: card, id: id))
         }
         return (cards, diagnostics, stamps)
     }

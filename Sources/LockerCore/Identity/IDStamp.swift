@@ -18,3 +18,18 @@ public struct IDStamp: Sendable, Hashable {
     /// Where the item or card starts, for reports.
     public var position: SourcePosition
 }
+
+extension IDStamp {
+    /// The stamp of a checklist item: its ID at the end of its title's last line.
+    init(item: ParsedChecklist.Item, file: String, id: String) {
+        self.init(
+            file: file, placement: .endOfLine(item.titleLine), id: id, label: item.plainTitle.excerpt,
+            position: item.position)
+    }
+
+    /// The stamp of a card: its ID where its reader found it belongs (``ParsedCard/stamp``).
+    init(card: ParsedCard, id: String) {
+        self.init(
+            file: card.file, placement: card.stamp, id: id, label: card.frontText.excerpt, position: card.position)
+    }
+}

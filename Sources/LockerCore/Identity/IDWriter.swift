@@ -149,8 +149,7 @@ public struct IDWriter: Sendable {
         var result = (note.checklist?.items ?? []).map {
             (label: $0.plainTitle, id: $0.id, isExplicit: $0.isExplicit, isReverse: false, position: $0.position)
         }
-        var reader = CardReader(note: note, noteIndex: 0)
-        for card in reader.read(wholeNote: true) {
+        for card in CardReader.cards(of: note, at: 0, wholeNote: true) {
             result.append((card.frontText, card.id, card.isExplicit, card.isReverse, card.position))
         }
         return result

@@ -91,6 +91,11 @@ struct NoteParser: Sendable {
             checklist = reader.read(blocks: blocks, sections: sections)
             diagnostics += reader.diagnostics
         }
+        var cards: [ParsedCard]?
+        if identity.kind == .deck {
+            var reader = CardReader(file: path)
+            cards = reader.read(blocks: blocks, sections: sections)
+        }
 
         let note = ParsedNote(
             path: path, kind: identity.kind, id: identity.id,
@@ -98,7 +103,8 @@ struct NoteParser: Sendable {
             explicitLocale: frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path),
             frontmatter: frontmatter,
             title: title, blocks: blocks, sections: sections, bodyTags: converter.tags, headings: headings,
-            blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, basePath: identity.basePath)
+            blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, cards: cards,
+            basePath: identity.basePath)
         return (note, diagnostics)
     }
 

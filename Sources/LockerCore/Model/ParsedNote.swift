@@ -127,6 +127,10 @@ final class ParsedNote: Sendable {
     let diagnostics: [Diagnostic]
     /// The checklist the note describes, when its kind is ``ContentKind/checklist``.
     let checklist: ParsedChecklist?
+    /// The cards the note holds inline, when its kind is ``ContentKind/deck`` as it was parsed
+    /// (a note that joins a deck later, below a folder note, has them read when its deck is built:
+    /// ``CardReader/cards(of:at:wholeNote:)``).
+    let cards: [ParsedCard]?
     /// The path without extension and locale suffix, which the note's translations share
     /// (``VaultPath/basePath(of:locales:)``).
     let basePath: String
@@ -145,8 +149,8 @@ final class ParsedNote: Sendable {
         path: String, kind: ContentKind, id: String, idPosition: SourcePosition, locale: String,
         explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock],
         sections: [ParsedSection], bodyTags: [String], headings: [String: String],
-        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?, basePath: String,
-        isHollow: Bool = false, uuid: String? = nil
+        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?,
+        cards: [ParsedCard]? = nil, basePath: String, isHollow: Bool = false, uuid: String? = nil
     ) {
         self.isHollow = isHollow
         self.path = path
@@ -164,6 +168,7 @@ final class ParsedNote: Sendable {
         self.blocksByID = blocksByID
         self.diagnostics = diagnostics
         self.checklist = checklist
+        self.cards = cards
         self.basePath = basePath
         self.uuid = uuid ?? ContentIdentity.uuidString(kind: kind, id: id)
     }
@@ -173,7 +178,7 @@ final class ParsedNote: Sendable {
         ParsedNote(
             path: path, kind: .deck, id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale,
             frontmatter: frontmatter, title: title, blocks: blocks, sections: sections, bodyTags: bodyTags,
-            headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist,
+            headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, cards: cards,
             basePath: basePath, isHollow: isHollow)
     }
 

@@ -4,17 +4,20 @@ import LockerKit
 /// Reads a landing page from a note's frontmatter, reporting every missing, mistyped or unknown
 /// key at its position.
 ///
-/// Links (`link: "[[check-in]]"`) and the image are resolved beforehand by the document builder,
-/// which checks them exactly like the links of a note's body; the reader looks them up.
+/// Links (`link: "[[check-in]]"`) and the image are read and resolved beforehand by the document
+/// builder, which checks them exactly like the links of a note's body; the reader looks them up
+/// by where they are written.
 struct LandingPageReader {
     var file: String
-    /// Every `link:` value's target, nil where it names no note (already reported).
-    var links: [WikiLink: LinkTarget?]
-    /// Every `image:` value's site path, nil where it names no file (already reported).
-    var images: [String: String?]
+    /// The target of every `link:` value that is a wikilink, by the value's position; nil where
+    /// it names no note (already reported).
+    var links: [SourcePosition: LinkTarget?]
+    /// The site path of every `image:` value, by the value's position; nil where it names no file
+    /// (already reported).
+    var images: [SourcePosition: String?]
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, links: [WikiLink: LinkTarget?], images: [String: String?]) {
+    init(file: String, links: [SourcePosition: LinkTarget?], images: [SourcePosition: String?]) {
         self.file = file
         self.links = links
         self.images = images
@@ -97,7 +100,7 @@ struct LandingPageReader {
                 }
             },
             image: top["image"].flatMap { entry in
-                text(entry).flatMap { images[Self.unwrapLink($0)] ?? nil }
+                text(entry).flatMap { _ in images[entry.value.position] ?? nil }
             },
             blocks: blocks, sections: sections)
     }
@@ -122,9 +125,9 @@ struct LandingPageReader {
                 let title = requiredText(fields, "title", in: key, at: value.position)
             else { return nil }
             var link: LinkTarget?
-            if let linkEntry = fields["link"], let raw = text(linkEntry) {
-                if let wikiLink = Self.wikiLink(raw, at: linkEntry.value.position) {
-                    link = links[wikiLink] ?? nil
+            if let linkEntry = fields["link"], text(linkEntry) != nil {
+                if let target = links[linkEntry.value.position] {
+                    link = target
                 } else {
                     invalid(linkEntry.value, "'link' must be a wikilink to a note, such as \"[[check-in]]\"")
                 }

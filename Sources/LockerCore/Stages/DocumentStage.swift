@@ -247,11 +247,7 @@ extension Compiler {
         for note in notes {
             guard let checklist = note.checklist, note.kind == .checklist else { continue }
             for item in checklist.items where !item.isExplicit {
-                stamps.append(
-                    IDStamp(
-                        file: note.path, placement: .endOfLine(item.titleLine),
-                        id: adopted[note.path]?[item.titleLine] ?? item.id, label: item.plainTitle.excerpt,
-                        position: item.position))
+                stamps.append(IDStamp(item: item, file: note.path, id: adopted[note.path]?[item.titleLine] ?? item.id))
             }
             versions.append(
                 VersionParts(
