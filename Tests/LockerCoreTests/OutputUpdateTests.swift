@@ -354,6 +354,14 @@ import Testing
     /// record) stays, and the next build does not take the folder for up to date.
     @Test func aCommitWhoseNewMarkerIsGoneIsNotUpToDate() throws {
         try Self.withFirstBuild { output in
+            // The build in place, with its record: up to date for its own fingerprint.
+            let earlier = BuildRecord(fingerprint: BuildFingerprint(hex: "e"), report: "", summary: "built before")
+            do {
+                let update = try OutputWriter.begin(replacing: output)
+                for file in Self.first { try update.write(file) }
+                try update.commit(record: earlier)
+            }
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "e")) == earlier)
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
             let files = Self.second
             do {
@@ -370,7 +378,9 @@ import Testing
                     "\(error)".contains("the new marker is gone from its scratch folder")
                 }
             }
+            // The earlier marker and its record stay, but its files are no longer all in place.
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == nil)
+            #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "e")) == nil)
             // The next build comes right.
             do {
                 let next = try OutputWriter.begin(replacing: output)

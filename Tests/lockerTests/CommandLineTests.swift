@@ -440,7 +440,7 @@ struct Workspace {
         ]
         #expect(
             everyFile.filter {
-                $0.contains(".locker-") && !records.contains($0) && !$0.hasPrefix(".locker-notes-runs")
+                $0.contains(".locker-") && !records.contains($0)
             } == [])
         #expect(try workspace.read("out/bundles/v1/manifest.json") == manifest)
         #expect(try workspace.read("out/site/guides/notes/n0/index.html") == page)

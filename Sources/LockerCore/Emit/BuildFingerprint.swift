@@ -95,7 +95,7 @@ public struct BuildFingerprint: Sendable, Equatable, Codable {
     }
 }
 
-/// What `locker build` keeps beside its output to recognise an unchanged vault: the inputs'
+/// What `locker build` keeps in its output's marker to recognise an unchanged vault: the inputs'
 /// fingerprint and what the build printed.
 public struct BuildRecord: Sendable, Equatable, Codable {
     public var fingerprint: BuildFingerprint

@@ -20,7 +20,7 @@ import LockerKit
 /// build of unwritten files. The marker file lists every file with its SHA-256, its size, inode
 /// and modification time, and for a page the digest of its inputs (``PageInputs``): a file the
 /// previous build wrote with the same bytes (or a page made from the same inputs), and that is
-/// still the file it wrote, is kept (hard-linked into a staging folder) instead of written again.
+/// still the file it wrote, is left in place instead of written again.
 public enum OutputWriter {
     /// Marks a folder as Locker's output, so a later build may replace it, and records its files
     /// and the build's ``BuildRecord``.
@@ -177,8 +177,6 @@ public enum OutputWriter {
         /// Where the files are written until the swap.
         public let folder: URL
         private let previous: URL
-        /// The previous build's files, from its marker.
-        private let previousFiles: OutputMarker
         private let folders: FolderMaker
         private let ledger: OutputLedger
         private let gate = WriteGate()
@@ -193,11 +191,11 @@ public enum OutputWriter {
             let output = output.standardizedFileURL
             let parent = output.deletingLastPathComponent()
             try OutputWriter.create(parent)
-            let previousFiles = try OutputWriter.previousFiles(of: output) ?? .empty
+            // Refuses a folder that is not a Locker build's; a staging build keeps none of its files.
+            _ = try OutputWriter.previousFiles(of: output)
             let token = UUID().uuidString.prefix(8)
             self.output = output
-            self.previousFiles = previousFiles
-            ledger = OutputLedger(previous: previousFiles)
+            ledger = OutputLedger(previous: .empty)
             folder = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(token)")
             previous = parent.appendingPathComponent(".\(output.lastPathComponent).previous-\(token)")
             folders = FolderMaker(root: folder.path)
@@ -205,38 +203,6 @@ public enum OutputWriter {
         }
 
         public var recordsInputs: Bool { true }
-
-        /// The previous build's line for `path` when the file is still the one it wrote.
-        private func intact(_ path: String) -> Int? {
-            guard let line = previousFiles.index(of: path), previousFiles.isIntact(at: line, in: output) else {
-                return nil
-            }
-            return line
-        }
-
-        /// Keeps pages alone: a staging build writes every other file.
-        public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
-            guard let line = intact(path) else { return false }
-            switch unchanged {
-            case .bytes:
-                return false
-            case .inputs(let inputs):
-                guard previousFiles.hasInputs(inputs, at: line), try linked(path) else { return false }
-                ledger.kept(line: line, path: path, inputs: inputs, reused: true)
-            case .recordedInputs:
-                guard previousFiles.recordsInputs(at: line), try linked(path) else { return false }
-                ledger.kept(line: line, reused: true)
-            }
-            return true
-        }
-
-        /// Links the previous build's file at `path` into the staging folder.
-        private func linked(_ path: String) throws -> Bool {
-            try gate.pass {
-                try folders.ensure(VaultPath.folder(of: path))
-                return link(output.path + "/" + path, folder.path + "/" + path) == 0
-            }
-        }
 
         public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
             try gate.pass { try put(file, sha256: sha256, inputs: inputs) }
@@ -254,14 +220,6 @@ public enum OutputWriter {
             try folders.ensure(VaultPath.folder(of: file.path))
             let hash = sha256 ?? file.sha256Hex
             let target = folder.path + "/" + file.path
-            // Linked only when the previous build wrote these bytes and the file is still the one
-            // it wrote (same size, inode and modification time); a link keeps that stamp.
-            if let line = intact(file.path), previousFiles.hasSHA256(hash, at: line),
-                link(output.path + "/" + file.path, target) == 0
-            {
-                ledger.kept(line: line, path: file.path, inputs: inputs, reused: false)
-                return
-            }
             let stamp = try OutputWriter.writeFile(file, to: target)
             ledger.wrote(file.path, RecordedFile(sha256: hash, stamp: stamp, inputs: inputs))
         }
@@ -281,7 +239,7 @@ public enum OutputWriter {
                         try? fileManager.moveItem(at: previous, to: output)
                         throw error
                     }
-                    OutputWriter.remove(previous, listing: previousFiles.paths + [marker])
+                    OutputWriter.remove(previous, listing: [])
                 } else {
                     try fileManager.moveItem(at: folder, to: output)
                 }
