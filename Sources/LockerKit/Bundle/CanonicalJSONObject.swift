@@ -4,6 +4,8 @@
 package protocol CanonicalJSONMembers {
     /// Writes a member.
     mutating func member(_ name: StaticString, _ value: some CanonicalJSONWritable & Encodable)
+    /// Writes a member whose value is the ETag of `sha256` (``ContentHash/etag(sha256:)``).
+    mutating func member(_ name: StaticString, etagOf sha256: String)
 }
 
 extension CanonicalJSONMembers {
@@ -18,9 +20,9 @@ extension CanonicalJSONMembers {
 /// the canonical writer writes them straight, and the type's `encode(to:)` is
 /// ``encodeMembers(to:)``, so the two cannot differ.
 ///
-/// For the types whose `Encodable` is not synthesized: a tagged union's `type` member. The
-/// others' is, from their stored properties, and their `write(to:)` lists their members; tests
-/// hold the two to the same bytes.
+/// For the types whose `Encodable` is not synthesized: a tagged union's `type` member, a file's
+/// ETag. The others' is, from their stored properties, and their `write(to:)` lists their
+/// members; tests hold the two to the same bytes.
 package protocol CanonicalJSONObject: CanonicalJSONWritable, Encodable {
     /// Writes the members in the order of their keys' UTF-8 bytes, the order canonical JSON
     /// needs (debug builds check it); an encoder takes them in any order.
@@ -64,6 +66,10 @@ private struct EncodedMembers: CanonicalJSONMembers {
         } catch {
             self.error = error
         }
+    }
+
+    mutating func member(_ name: StaticString, etagOf sha256: String) {
+        member(name, ContentHash.etag(sha256: sha256))
     }
 }
 

@@ -167,6 +167,12 @@ package struct CanonicalJSONWriter {
         value.write(to: &self)
     }
 
+    /// Writes a member whose value is the ETag of `sha256`, as ``etag(sha256:)`` writes it.
+    package mutating func member(_ name: StaticString, etagOf sha256: String) {
+        key(name)
+        etag(sha256: sha256)
+    }
+
     /// Writes a member whose value is an object of JSON values, such as frontmatter's extra keys.
     package mutating func member(_ name: StaticString, _ members: [String: JSONValue]) {
         key(name)
