@@ -75,14 +75,20 @@ import Testing
         #expect(again == files[0] && again.etag == files[0].etag)
     }
 
+    /// Every block and span case is written as `Encodable` writes it, and read back as it was,
+    /// from the writer's bytes and from `JSONEncoder`'s: decoding names the members as the one
+    /// list of them (``CanonicalJSONObject``) writes them.
     @Test func writesEveryBlockAndSpanCase() throws {
         var random = RandomContent(seed: 7)
         var blockTypes: Set<String> = []
         var spanTypes: Set<String> = []
+        let decoder = JSONDecoder()
         for _ in 0..<400 {
             let block = random.block(depth: 0)
             let (direct, encoded) = try bothWays(block)
             #expect(direct == encoded)
+            #expect(try decoder.decode(Block.self, from: Data(direct.utf8)) == block)
+            #expect(try decoder.decode(Block.self, from: JSONEncoder().encode(block)) == block)
             let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(direct.utf8))
             if case .object(let members) = decoded, case .string(let type)? = members["type"] {
                 blockTypes.insert(type)
@@ -90,15 +96,21 @@ import Testing
             let span = random.span(depth: 0)
             let spans = try bothWays(span)
             #expect(spans.direct == spans.encoded)
+            #expect(try decoder.decode(Span.self, from: Data(spans.direct.utf8)) == span)
+            #expect(try decoder.decode(Span.self, from: JSONEncoder().encode(span)) == span)
             if case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(spans.direct.utf8)),
                 case .string(let type)? = members["type"]
             {
                 spanTypes.insert(type)
             }
         }
-        #expect(blockTypes == ["paragraph", "list", "callout", "quote", "code", "table", "image", "embed", "rule"])
         #expect(
-            spanTypes == ["text", "bold", "italic", "strikethrough", "highlight", "code", "link", "tag", "lineBreak"])
+            blockTypes == ["paragraph", "list", "callout", "quote", "code", "math", "table", "image", "embed", "rule"])
+        #expect(
+            spanTypes == [
+                "text", "bold", "italic", "strikethrough", "highlight", "code", "math", "link", "tag", "lineBreak",
+                "footnote",
+            ])
     }
 
     @Test func writesIntegersAtTheirLimits() throws {
@@ -156,7 +168,7 @@ private struct RandomContent {
     mutating func span(depth: Int) -> Span {
         let children = { (random: inout RandomContent) in (0..<random.int(3)).map { _ in random.span(depth: depth + 1) }
         }
-        switch depth > 2 ? [0, 5, 7, 8][int(4)] : int(9) {
+        switch depth > 2 ? [0, 5, 7, 8, 9][int(5)] : int(11) {
         case 0: return .text(string())
         case 1: return .bold(children(&self))
         case 2: return .italic(children(&self))
@@ -165,7 +177,11 @@ private struct RandomContent {
         case 5: return .code(string())
         case 6: return .link(target(), children(&self))
         case 7: return .tag(string())
-        default: return .lineBreak
+        case 8: return .lineBreak
+        case 9: return .math(string())
+        default:
+            // A paragraph at most: a footnote's blocks hold spans, which may hold footnotes.
+            return .footnote(Footnote(number: number(), blocks: bool() ? [Block(.paragraph([.text(string())]))] : []))
         }
     }
 
@@ -177,7 +193,7 @@ private struct RandomContent {
 
     mutating func block(depth: Int) -> Block {
         let content: Block.Content
-        switch int(9) {
+        switch int(10) {
         case 0: content = .paragraph(spans())
         case 1:
             content = .list(
@@ -208,6 +224,7 @@ private struct RandomContent {
                 Block.Embed(
                     target: target(), title: string(), blocks: blocks(depth: depth),
                     sections: sections(depth: depth + 1)))
+        case 8: content = .math(string())
         default: content = .rule
         }
         return Block(content, blockID: maybe { $0.string() })

@@ -158,15 +158,19 @@ package struct CanonicalJSONWriter {
     }
 
     /// Writes a member.
+    // Always inlined, so that a member's value is written by code specialized where the member
+    // is: through the generic lists of ``CanonicalJSONObject``, the optimizer left the items of
+    // a `Block.List`, written inside this method's specialization for the list, to generic calls.
+    @inline(__always)
     package mutating func member(_ name: StaticString, _ value: some CanonicalJSONWritable) {
         key(name)
         value.write(to: &self)
     }
 
-    /// Writes a member unless its value is nil.
-    package mutating func member(_ name: StaticString, _ value: (some CanonicalJSONWritable)?) {
-        guard let value else { return }
-        member(name, value)
+    /// Writes a member whose value is the ETag of `sha256`, as ``etag(sha256:)`` writes it.
+    package mutating func member(_ name: StaticString, etagOf sha256: String) {
+        key(name)
+        etag(sha256: sha256)
     }
 
     /// Writes a member whose value is an object of JSON values, such as frontmatter's extra keys.
@@ -175,6 +179,9 @@ package struct CanonicalJSONWriter {
         value(.object(members))
     }
 }
+
+// Optional members are written by the protocol's `member(_:_:)`, which leaves out nil ones.
+extension CanonicalJSONWriter: CanonicalJSONMembers {}
 
 extension String: CanonicalJSONWritable {
     package func write(to json: inout CanonicalJSONWriter) { json.string(self) }

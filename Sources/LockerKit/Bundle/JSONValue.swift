@@ -12,15 +12,8 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+        if let object = try? decoder.container(keyedBy: JSONKey.self) {
             var result: [String: JSONValue] = [:]
             for key in object.allKeys {
                 result[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
@@ -69,8 +62,8 @@ extension JSONValue: Codable {
             var array = encoder.unkeyedContainer()
             for value in values { try array.encode(value) }
         case .object(let members):
-            var object = encoder.container(keyedBy: AnyKey.self)
-            for (key, value) in members { try object.encode(value, forKey: AnyKey(stringValue: key)) }
+            var object = encoder.container(keyedBy: JSONKey.self)
+            for (key, value) in members { try object.encode(value, forKey: JSONKey(stringValue: key)) }
         }
     }
 }

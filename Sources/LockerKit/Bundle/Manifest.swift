@@ -161,10 +161,12 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// array: a file taken from it whole (or through a buffer pointer, while the writer changed)
     /// was copied first, its strings retained and released, 10,000 times a manifest.
     private static func write(_ files: [File], at offset: Int, to json: inout CanonicalJSONWriter) {
-        File.write(
+        json.openObject()
+        File.writeMembers(
             id: files[offset].id, kind: files[offset].kind, lists: files[offset].lists,
             locale: files[offset].locale, path: files[offset].path, sha256: files[offset].sha256,
             size: files[offset].size, to: &json)
+        json.closeObject()
     }
 
     /// The manifest's canonical JSON, ending with a newline, with its files given as runs of their
@@ -220,6 +222,8 @@ public struct Manifest: Sendable, Hashable, Codable {
         public var size: Int
         /// The strong HTTP ETag: `"sha256-<hex>"`, quotes included; made from ``sha256`` when
         /// asked, and written from it (a build makes 10,000 files, and made as many ETags).
+        /// Decoding reads the stored fields alone: a decoded file's ETag is its hash's, whatever
+        /// its JSON's `etag` says.
         public var etag: String { ContentHash.etag(sha256: sha256) }
 
         public init(
@@ -232,35 +236,6 @@ public struct Manifest: Sendable, Hashable, Codable {
             self.lists = lists
             self.sha256 = sha256
             self.size = size
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case path, kind, locale, id, lists, sha256, size, etag
-        }
-
-        /// Reads a file's fields; its ``etag`` is made from its ``sha256``, as a build writes it.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            path = try container.decode(String.self, forKey: .path)
-            kind = try container.decode(String.self, forKey: .kind)
-            locale = try container.decodeIfPresent(String.self, forKey: .locale)
-            id = try container.decodeIfPresent(String.self, forKey: .id)
-            lists = try container.decodeIfPresent(String.self, forKey: .lists)
-            sha256 = try container.decode(String.self, forKey: .sha256)
-            size = try container.decode(Int.self, forKey: .size)
-        }
-
-        /// Writes a file's fields and its ``etag``.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(kind, forKey: .kind)
-            try container.encodeIfPresent(locale, forKey: .locale)
-            try container.encodeIfPresent(id, forKey: .id)
-            try container.encodeIfPresent(lists, forKey: .lists)
-            try container.encode(sha256, forKey: .sha256)
-            try container.encode(size, forKey: .size)
-            try container.encode(etag, forKey: .etag)
         }
     }
 }
@@ -302,22 +277,23 @@ extension Manifest: CanonicalJSONWritable {
     }
 }
 
-extension Manifest.File: CanonicalJSONWritable {
-    package func write(to json: inout CanonicalJSONWriter) {
-        Self.write(
+extension Manifest.File: CanonicalJSONObject {
+    /// Writes a file's fields and its ``etag``.
+    public func encode(to encoder: any Encoder) throws { try encodeMembers(to: encoder) }
+
+    package func writeMembers(to json: inout some CanonicalJSONMembers) {
+        Self.writeMembers(
             id: id, kind: kind, lists: lists, locale: locale, path: path, sha256: sha256, size: size,
             to: &json)
     }
 
-    /// A file's JSON from its fields, in the order of their names: the one list of its members,
-    /// for a file and for one read in place from an array (``Manifest/encodedRun(of:order:)``).
-    static func write(
+    /// A file's members from its fields, in the order of their names: the one list of them, for
+    /// a file and for one read in place from an array (``Manifest/encodedRun(of:order:)``).
+    static func writeMembers(
         id: String?, kind: String, lists: String?, locale: String?, path: String, sha256: String,
-        size: Int, to json: inout CanonicalJSONWriter
+        size: Int, to json: inout some CanonicalJSONMembers
     ) {
-        json.openObject()
-        json.key("etag")
-        json.etag(sha256: sha256)
+        json.member("etag", etagOf: sha256)
         json.member("id", id)
         json.member("kind", kind)
         json.member("lists", lists)
@@ -325,6 +301,5 @@ extension Manifest.File: CanonicalJSONWritable {
         json.member("path", path)
         json.member("sha256", sha256)
         json.member("size", size)
-        json.closeObject()
     }
 }

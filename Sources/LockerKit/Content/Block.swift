@@ -136,26 +136,22 @@ public struct Block: Sendable, Hashable, Codable {
 }
 
 extension Block {
-    private enum CodingKeys: String, CodingKey {
-        case type, blockID, spans, list, callout, blocks, language, text, table, image, embed
-    }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        blockID = try container.decodeIfPresent(String.self, forKey: .blockID)
-        switch try container.decode(String.self, forKey: .type) {
-        case "paragraph": content = .paragraph(try container.decode([Span].self, forKey: .spans))
-        case "list": content = .list(try container.decode(List.self, forKey: .list))
-        case "callout": content = .callout(try container.decode(Callout.self, forKey: .callout))
-        case "quote": content = .quote(try container.decode([Block].self, forKey: .blocks))
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        blockID = try container.decodeIfPresent(String.self, forKey: "blockID")
+        switch try container.decode(String.self, forKey: "type") {
+        case "paragraph": content = .paragraph(try container.decode([Span].self, forKey: "spans"))
+        case "list": content = .list(try container.decode(List.self, forKey: "list"))
+        case "callout": content = .callout(try container.decode(Callout.self, forKey: "callout"))
+        case "quote": content = .quote(try container.decode([Block].self, forKey: "blocks"))
         case "code":
             content = .code(
-                language: try container.decodeIfPresent(String.self, forKey: .language),
-                text: try container.decode(String.self, forKey: .text))
-        case "math": content = .math(try container.decode(String.self, forKey: .text))
-        case "table": content = .table(try container.decode(Table.self, forKey: .table))
-        case "image": content = .image(try container.decode(Image.self, forKey: .image))
-        case "embed": content = .embed(try container.decode(Embed.self, forKey: .embed))
+                language: try container.decodeIfPresent(String.self, forKey: "language"),
+                text: try container.decode(String.self, forKey: "text"))
+        case "math": content = .math(try container.decode(String.self, forKey: "text"))
+        case "table": content = .table(try container.decode(Table.self, forKey: "table"))
+        case "image": content = .image(try container.decode(Image.self, forKey: "image"))
+        case "embed": content = .embed(try container.decode(Embed.self, forKey: "embed"))
         case "rule": content = .rule
         default:
             // A block type from a newer minor version: show nothing rather than fail the document.
@@ -163,80 +159,43 @@ extension Block {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(blockID, forKey: .blockID)
-        switch content {
-        case .paragraph(let spans):
-            try container.encode("paragraph", forKey: .type)
-            try container.encode(spans, forKey: .spans)
-        case .list(let list):
-            try container.encode("list", forKey: .type)
-            try container.encode(list, forKey: .list)
-        case .callout(let callout):
-            try container.encode("callout", forKey: .type)
-            try container.encode(callout, forKey: .callout)
-        case .quote(let blocks):
-            try container.encode("quote", forKey: .type)
-            try container.encode(blocks, forKey: .blocks)
-        case .code(let language, let text):
-            try container.encode("code", forKey: .type)
-            try container.encodeIfPresent(language, forKey: .language)
-            try container.encode(text, forKey: .text)
-        case .math(let tex):
-            try container.encode("math", forKey: .type)
-            try container.encode(tex, forKey: .text)
-        case .table(let table):
-            try container.encode("table", forKey: .type)
-            try container.encode(table, forKey: .table)
-        case .image(let image):
-            try container.encode("image", forKey: .type)
-            try container.encode(image, forKey: .image)
-        case .embed(let embed):
-            try container.encode("embed", forKey: .type)
-            try container.encode(embed, forKey: .embed)
-        case .rule:
-            try container.encode("rule", forKey: .type)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeMembers(to: encoder) }
 }
 
-extension Block: CanonicalJSONWritable {
-    package func write(to json: inout CanonicalJSONWriter) {
-        json.object { json in
-            json.member("blockID", blockID)
-            switch content {
-            case .paragraph(let spans):
-                json.member("spans", spans)
-                json.member("type", "paragraph")
-            case .list(let list):
-                json.member("list", list)
-                json.member("type", "list")
-            case .callout(let callout):
-                json.member("callout", callout)
-                json.member("type", "callout")
-            case .quote(let blocks):
-                json.member("blocks", blocks)
-                json.member("type", "quote")
-            case .code(let language, let text):
-                json.member("language", language)
-                json.member("text", text)
-                json.member("type", "code")
-            case .math(let tex):
-                json.member("text", tex)
-                json.member("type", "math")
-            case .table(let table):
-                json.member("table", table)
-                json.member("type", "table")
-            case .image(let image):
-                json.member("image", image)
-                json.member("type", "image")
-            case .embed(let embed):
-                json.member("embed", embed)
-                json.member("type", "embed")
-            case .rule:
-                json.member("type", "rule")
-            }
+extension Block: CanonicalJSONObject {
+    package func writeMembers(to json: inout some CanonicalJSONMembers) {
+        json.member("blockID", blockID)
+        switch content {
+        case .paragraph(let spans):
+            json.member("spans", spans)
+            json.member("type", "paragraph")
+        case .list(let list):
+            json.member("list", list)
+            json.member("type", "list")
+        case .callout(let callout):
+            json.member("callout", callout)
+            json.member("type", "callout")
+        case .quote(let blocks):
+            json.member("blocks", blocks)
+            json.member("type", "quote")
+        case .code(let language, let text):
+            json.member("language", language)
+            json.member("text", text)
+            json.member("type", "code")
+        case .math(let tex):
+            json.member("text", tex)
+            json.member("type", "math")
+        case .table(let table):
+            json.member("table", table)
+            json.member("type", "table")
+        case .image(let image):
+            json.member("image", image)
+            json.member("type", "image")
+        case .embed(let embed):
+            json.member("embed", embed)
+            json.member("type", "embed")
+        case .rule:
+            json.member("type", "rule")
         }
     }
 }

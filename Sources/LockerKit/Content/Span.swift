@@ -47,103 +47,50 @@ public enum LinkTarget: Sendable, Hashable, Codable {
     /// An external `http`, `https`, `mailto` or `tel` URL.
     case url(String)
 
-    private enum CodingKeys: String, CodingKey { case kind, id, uuid, anchor, url }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let url = try container.decodeIfPresent(String.self, forKey: .url) {
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        if let url = try container.decodeIfPresent(String.self, forKey: "url") {
             self = .url(url)
         } else {
             self = .document(
-                kind: try container.decode(ContentKind.self, forKey: .kind),
-                id: try container.decode(String.self, forKey: .id),
-                uuid: try container.decode(String.self, forKey: .uuid),
-                anchor: try container.decodeIfPresent(String.self, forKey: .anchor))
+                kind: try container.decode(ContentKind.self, forKey: "kind"),
+                id: try container.decode(String.self, forKey: "id"),
+                uuid: try container.decode(String.self, forKey: "uuid"),
+                anchor: try container.decodeIfPresent(String.self, forKey: "anchor"))
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .url(let url):
-            try container.encode(url, forKey: .url)
-        case .document(let kind, let id, let uuid, let anchor):
-            try container.encode(kind, forKey: .kind)
-            try container.encode(id, forKey: .id)
-            try container.encode(uuid, forKey: .uuid)
-            try container.encodeIfPresent(anchor, forKey: .anchor)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 extension Span: Codable {
-    private enum CodingKeys: String, CodingKey { case type, text, children, target, number, blocks }
-
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let type = try container.decode(String.self, forKey: .type)
-        func children() throws -> [Span] { try container.decode([Span].self, forKey: .children) }
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        let type = try container.decode(String.self, forKey: "type")
+        func children() throws -> [Span] { try container.decode([Span].self, forKey: "children") }
         switch type {
-        case "text": self = .text(try container.decode(String.self, forKey: .text))
+        case "text": self = .text(try container.decode(String.self, forKey: "text"))
         case "bold": self = .bold(try children())
         case "italic": self = .italic(try children())
         case "strikethrough": self = .strikethrough(try children())
         case "highlight": self = .highlight(try children())
-        case "code": self = .code(try container.decode(String.self, forKey: .text))
-        case "math": self = .math(try container.decode(String.self, forKey: .text))
-        case "link": self = .link(try container.decode(LinkTarget.self, forKey: .target), try children())
-        case "tag": self = .tag(try container.decode(String.self, forKey: .text))
+        case "code": self = .code(try container.decode(String.self, forKey: "text"))
+        case "math": self = .math(try container.decode(String.self, forKey: "text"))
+        case "link": self = .link(try container.decode(LinkTarget.self, forKey: "target"), try children())
+        case "tag": self = .tag(try container.decode(String.self, forKey: "text"))
         case "lineBreak": self = .lineBreak
         case "footnote":
             self = .footnote(
                 Footnote(
-                    number: try container.decode(Int.self, forKey: .number),
-                    blocks: try container.decode([Block].self, forKey: .blocks)))
+                    number: try container.decode(Int.self, forKey: "number"),
+                    blocks: try container.decode([Block].self, forKey: "blocks")))
         default:
             // A span type from a newer minor version: keep its text if it has any.
-            self = .text((try? container.decode(String.self, forKey: .text)) ?? "")
+            self = .text((try? container.decode(String.self, forKey: "text")) ?? "")
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .text(let text):
-            try container.encode("text", forKey: .type)
-            try container.encode(text, forKey: .text)
-        case .bold(let children):
-            try container.encode("bold", forKey: .type)
-            try container.encode(children, forKey: .children)
-        case .italic(let children):
-            try container.encode("italic", forKey: .type)
-            try container.encode(children, forKey: .children)
-        case .strikethrough(let children):
-            try container.encode("strikethrough", forKey: .type)
-            try container.encode(children, forKey: .children)
-        case .highlight(let children):
-            try container.encode("highlight", forKey: .type)
-            try container.encode(children, forKey: .children)
-        case .code(let text):
-            try container.encode("code", forKey: .type)
-            try container.encode(text, forKey: .text)
-        case .math(let tex):
-            try container.encode("math", forKey: .type)
-            try container.encode(tex, forKey: .text)
-        case .link(let target, let children):
-            try container.encode("link", forKey: .type)
-            try container.encode(target, forKey: .target)
-            try container.encode(children, forKey: .children)
-        case .tag(let text):
-            try container.encode("tag", forKey: .type)
-            try container.encode(text, forKey: .text)
-        case .lineBreak:
-            try container.encode("lineBreak", forKey: .type)
-        case .footnote(let footnote):
-            try container.encode("footnote", forKey: .type)
-            try container.encode(footnote.number, forKey: .number)
-            try container.encode(footnote.blocks, forKey: .blocks)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try encodeMembers(to: encoder) }
 }
 
 extension Array where Element == Span {
@@ -164,61 +111,57 @@ extension Array where Element == Span {
     }
 }
 
-extension LinkTarget: CanonicalJSONWritable {
-    package func write(to json: inout CanonicalJSONWriter) {
-        json.object { json in
-            switch self {
-            case .url(let url):
-                json.member("url", url)
-            case .document(let kind, let id, let uuid, let anchor):
-                json.member("anchor", anchor)
-                json.member("id", id)
-                json.member("kind", kind.rawValue)
-                json.member("uuid", uuid)
-            }
+extension LinkTarget: CanonicalJSONObject {
+    package func writeMembers(to json: inout some CanonicalJSONMembers) {
+        switch self {
+        case .url(let url):
+            json.member("url", url)
+        case .document(let kind, let id, let uuid, let anchor):
+            json.member("anchor", anchor)
+            json.member("id", id)
+            json.member("kind", kind.rawValue)
+            json.member("uuid", uuid)
         }
     }
 }
 
-extension Span: CanonicalJSONWritable {
-    package func write(to json: inout CanonicalJSONWriter) {
-        json.object { json in
-            switch self {
-            case .text(let text):
-                json.member("text", text)
-                json.member("type", "text")
-            case .bold(let children):
-                json.member("children", children)
-                json.member("type", "bold")
-            case .italic(let children):
-                json.member("children", children)
-                json.member("type", "italic")
-            case .strikethrough(let children):
-                json.member("children", children)
-                json.member("type", "strikethrough")
-            case .highlight(let children):
-                json.member("children", children)
-                json.member("type", "highlight")
-            case .code(let text):
-                json.member("text", text)
-                json.member("type", "code")
-            case .math(let tex):
-                json.member("text", tex)
-                json.member("type", "math")
-            case .link(let target, let children):
-                json.member("children", children)
-                json.member("target", target)
-                json.member("type", "link")
-            case .tag(let text):
-                json.member("text", text)
-                json.member("type", "tag")
-            case .lineBreak:
-                json.member("type", "lineBreak")
-            case .footnote(let footnote):
-                json.member("blocks", footnote.blocks)
-                json.member("number", footnote.number)
-                json.member("type", "footnote")
-            }
+extension Span: CanonicalJSONObject {
+    package func writeMembers(to json: inout some CanonicalJSONMembers) {
+        switch self {
+        case .text(let text):
+            json.member("text", text)
+            json.member("type", "text")
+        case .bold(let children):
+            json.member("children", children)
+            json.member("type", "bold")
+        case .italic(let children):
+            json.member("children", children)
+            json.member("type", "italic")
+        case .strikethrough(let children):
+            json.member("children", children)
+            json.member("type", "strikethrough")
+        case .highlight(let children):
+            json.member("children", children)
+            json.member("type", "highlight")
+        case .code(let text):
+            json.member("text", text)
+            json.member("type", "code")
+        case .math(let tex):
+            json.member("text", tex)
+            json.member("type", "math")
+        case .link(let target, let children):
+            json.member("children", children)
+            json.member("target", target)
+            json.member("type", "link")
+        case .tag(let text):
+            json.member("text", text)
+            json.member("type", "tag")
+        case .lineBreak:
+            json.member("type", "lineBreak")
+        case .footnote(let footnote):
+            json.member("blocks", footnote.blocks)
+            json.member("number", footnote.number)
+            json.member("type", "footnote")
         }
     }
 }
