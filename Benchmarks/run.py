@@ -2,6 +2,7 @@
 """Times `locker build` and `locker check` (release) against the cmark-gfm floor and Hugo.
 
 Usage: python3 Benchmarks/run.py [NOTES] [RUNS]   (defaults: 10000 notes, 3 runs)
+       LOCKER_BIN=/path/to/locker python3 Benchmarks/run.py ...   (another binary: before and after)
 
 One generated vault of guide notes (`generate.py --guides`: about 4 KB each, 41 MB for 10,000)
 and the same notes as a minimal Hugo site. Each command runs RUNS times; the table gives the
@@ -17,7 +18,7 @@ both of two cores busy) and the peak resident memory of the slowest-memory run.
   time its status line reports (in memory, reusing what the edit did not touch), and its peak RSS.
 - Then the rebuilds and serve again, in milliseconds and as a share of the full build; and the
   one-note rebuild as a share of a full build taken in the same minute (pairs of three rebuilds
-  and a build, five at least), which the machine's noise moves least.
+  and a build, nine at least), which the machine's noise moves least.
 - hugo: Debian's `hugo`, when installed, into a new folder each run.
 
 The machine is shared and noisy: quote medians and ratios, and re-run before drawing conclusions.
@@ -31,7 +32,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LOCKER = os.path.join(ROOT, ".build", "release", "locker")
+LOCKER = os.environ.get("LOCKER_BIN") or os.path.join(ROOT, ".build", "release", "locker")
 
 
 def run(arguments, stdin=None, cwd=None):
