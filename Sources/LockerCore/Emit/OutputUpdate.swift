@@ -401,26 +401,41 @@ extension OutputWriter {
             for folder in OutputWriter.folders(of: removals).sorted(by: { $0.utf8.count > $1.utf8.count }) {
                 rmdir(root + folder)
             }
-            /// Renames the new marker at `source` over `target`.
-            func place(_ source: String, at target: String, stamp: String?, sha256: String?) {
-                guard rename(root + source, root + target) != 0 else { return }
+            /// Renames the new marker at `source` over `target`; false when it is not in place.
+            func place(_ source: String, at target: String, stamp: String?, sha256: String?) -> Bool {
+                guard rename(root + source, root + target) != 0 else { return true }
                 // Gone when a commit cut short after this rename is applied again: then the
                 // file in place is the new one.
                 let reason = errno
-                guard reason != ENOENT || !Self.isFile(at: root + target, stamp: stamp, sha256: sha256) else { return }
+                guard reason != ENOENT || !Self.isFile(at: root + target, stamp: stamp, sha256: sha256) else {
+                    return true
+                }
                 let problem =
                     reason == ENOENT
                     ? "the new marker is gone from its scratch folder, and the marker in place is not this commit's"
                     : String(cString: strerror(reason))
                 failure = failure ?? "cannot write \(root + target): \(problem)"
+                return false
             }
-            if let newMarker {
-                place(newMarker, at: OutputWriter.marker, stamp: newMarkerStamp, sha256: newMarkerSHA256)
+            if let newMarker, !place(newMarker, at: OutputWriter.marker, stamp: newMarkerStamp, sha256: newMarkerSHA256)
+            {
+                Self.markUnknown(renames.compactMap { $0.count == 2 ? $0[1] : nil }, in: root)
             }
             OutputWriter.flush(output.path)
             unlink(root + Self.file)
             Self.sweep(output)
             if let failure { throw LockerError.io(failure) }
+        }
+
+        /// Adds to the marker in place, which this commit could not replace, a line for each of
+        /// `paths` with no hash and no stamp: files the commit renamed in, which the marker would
+        /// otherwise not describe. The next build takes none of them for the previous build's
+        /// (nor the folder for up to date), and removes those it does not write.
+        private static func markUnknown(_ paths: [String], in root: String) {
+            guard !paths.isEmpty, var bytes = try? FileBytes.contents(of: root + OutputWriter.marker) else { return }
+            if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+            for path in paths { OutputWriter.appendLine(path: path, entry: RecordedFile(sha256: "-"), to: &bytes) }
+            try? OutputWriter.replaceFile(Data(bytes), at: root + OutputWriter.marker)
         }
 
         /// Whether the file at `path` is the new marker this journal names: by
