@@ -88,8 +88,9 @@ public struct Compiler: Sendable {
         let settings = try readSettings()
         if emit { TemplateSet.parseDefaultsAhead() }
         let listing = try scan(settings, walk: walk)
-        let record = usingRecord ? previousRecord(in: sink, settings: settings) : nil
-        var parsed = parse(listing.notes, settings: settings, record: record, recording: records(into: sink))
+        let recording = records(into: sink)
+        let record = usingRecord && recording ? previousRecord(in: sink, settings: settings) : nil
+        var parsed = parse(listing.notes, settings: settings, record: record, recording: recording)
         guard
             let indexed = index(
                 parsed.takeNotes(), assets: listing.assets, settings: settings, record: record, sink: sink)
@@ -98,7 +99,7 @@ public struct Compiler: Sendable {
             return try compile(into: sink, usingRecord: false, walk: walk)
         }
         let built = buildDocuments(
-            indexed, hashes: parsed.hashes, settings: settings, record: record, recording: records(into: sink))
+            indexed, hashes: parsed.hashes, settings: settings, record: record, recording: recording)
         let templates = TemplateSet.load(vault: vault)
 
         var diagnostics = settings.diagnostics + listing.diagnostics + parsed.diagnostics + indexed.diagnostics
@@ -137,8 +138,7 @@ public struct Compiler: Sendable {
     /// What the previous build recorded of each note, when it holds for this one: the same
     /// program and settings.
     private func previousRecord(in sink: some OutputSink, settings: Settings) -> NoteRecord? {
-        guard records(into: sink) else { return nil }
-        return NoteRecord.read(from: sink).flatMap {
+        NoteRecord.read(from: sink).flatMap {
             $0.program == BuildFingerprint.program && $0.config == settings.hash ? $0 : nil
         }
     }

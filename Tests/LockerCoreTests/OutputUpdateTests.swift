@@ -39,6 +39,13 @@ import Testing
         try body(output)
     }
 
+    /// Builds `files` into `output` over the build there, committed with `record`.
+    static func build(_ files: [OutputFile], into output: URL, record: BuildRecord) throws {
+        let update = try OutputWriter.begin(replacing: output)
+        for file in files { try update.write(file) }
+        try update.commit(record: record)
+    }
+
     static func expected(_ files: [OutputFile]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
     }
@@ -356,11 +363,7 @@ import Testing
         try Self.withFirstBuild { output in
             // The build in place, with its record: up to date for its own fingerprint.
             let earlier = BuildRecord(fingerprint: BuildFingerprint(hex: "e"), report: "", summary: "built before")
-            do {
-                let update = try OutputWriter.begin(replacing: output)
-                for file in Self.first { try update.write(file) }
-                try update.commit(record: earlier)
-            }
+            try Self.build(Self.first, into: output, record: earlier)
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "e")) == earlier)
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
             let files = Self.second
@@ -385,11 +388,7 @@ import Testing
             // build, of the earlier files, removes those at new paths and rewrites the others.
             let marker = try #require(OutputWriter.readMarker(in: output))
             for file in files { #expect(marker[file.path] == OutputWriter.RecordedFile(sha256: "-"), "\(file.path)") }
-            do {
-                let next = try OutputWriter.begin(replacing: output)
-                for file in Self.first { try next.write(file) }
-                try next.commit(record: earlier)
-            }
+            try Self.build(Self.first, into: output, record: earlier)
             #expect(try Self.files(output) == Self.expected(Self.first))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "e")) == earlier)
         }
@@ -400,11 +399,7 @@ import Testing
     @Test func noBuildIsUpToDateWhileAnotherWrites() throws {
         try Self.withFirstBuild { output in
             let record = BuildRecord(fingerprint: BuildFingerprint(hex: "f"), report: "", summary: "built")
-            do {
-                let update = try OutputWriter.begin(replacing: output)
-                for file in Self.first { try update.write(file) }
-                try update.commit(record: record)
-            }
+            try Self.build(Self.first, into: output, record: record)
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "f")) == record)
             do {
                 let writing = try OutputWriter.begin(replacing: output)

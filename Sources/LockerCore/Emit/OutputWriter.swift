@@ -186,13 +186,12 @@ public enum OutputWriter {
         /// How many files ``keep(_:if:)`` took from the previous build for their inputs.
         public var reusedCount: Int { ledger.reused }
 
-        /// Checks that `output` may be replaced and creates the staging folder beside it.
-        public init(replacing output: URL) throws {
+        /// Creates the staging folder beside `output`, which ``OutputWriter/begin(replacing:prefetched:)``
+        /// found may be replaced.
+        init(replacing output: URL) throws {
             let output = output.standardizedFileURL
             let parent = output.deletingLastPathComponent()
             try OutputWriter.create(parent)
-            // Refuses a folder that is not a Locker build's; a staging build keeps none of its files.
-            _ = try OutputWriter.previousFiles(of: output)
             let token = UUID().uuidString.prefix(8)
             self.output = output
             ledger = OutputLedger(previous: .empty)

@@ -42,8 +42,6 @@ struct NoteRecord: Sendable {
     private var source: [UInt8] = []
     private var entryBytes: [Range<Int>] = []
     private var guideBytes: [Range<Int>?] = []
-    /// Where each run of notes' entries is in ``source``.
-    private var runBytes: [Range<Int>] = []
 
     struct Entry: Sendable {
         var path: String
@@ -193,29 +191,10 @@ struct NoteRecord: Sendable {
         count: Int, reusing previous: NoteRecord?, asRecorded: @Sendable (Int) -> Bool,
         entry: @Sendable (Int) -> Entry
     ) -> [[UInt8]] {
-        encodedRuns(count: count, reusing: previous, asRecorded: asRecorded, leavingUnchanged: false, entry: entry)
-            .map { $0 ?? [] }
-    }
-
-    /// ``encodedRuns(count:reusing:asRecorded:entry:)``, with nil for a run whose every entry
-    /// holds as recorded when `leavingUnchanged`: its bytes are those of the previous record's
-    /// run at the same place (``previousRun(_:)``), which are not copied.
-    static func encodedRuns(
-        count: Int, reusing previous: NoteRecord?, asRecorded: @Sendable (Int) -> Bool, leavingUnchanged: Bool,
-        entry: @Sendable (Int) -> Entry
-    ) -> [[UInt8]?] {
         // A run is about as long as the previous record's notes were, on average.
         let noteBytes = previous.map { $0.source.count / max($0.notes.count, 1) + 16 } ?? 256
         let recorded = previous?.entryBytes ?? []
-        // The runs fall where the previous record's did only for as many notes.
-        let sameRuns = leavingUnchanged && previous?.notes.count == count
-        let previousRuns = previous?.runBytes.count ?? 0
-        return Compiler.parallelMap(Compiler.runs(of: count, length: Self.runLength)) { run -> [UInt8]? in
-            if sameRuns, run.lowerBound / Self.runLength < previousRuns, run.upperBound <= recorded.count,
-                run.allSatisfy(asRecorded)
-            {
-                return nil
-            }
+        return Compiler.parallelMap(Compiler.runs(of: count, length: Self.runLength)) { run -> [UInt8] in
             var writer = RecordWriter(capacity: run.count * noteBytes)
             /// The previous record's bytes still to be copied: its entries since the last written.
             var copying: Range<Int>?
@@ -249,12 +228,6 @@ struct NoteRecord: Sendable {
         headerPieces(runLengths: runs.map(\.count), noteCount: noteCount) + runs
     }
 
-    /// The bytes of the previous record's run at `index`, as ``encodedRuns(count:reusing:asRecorded:leavingUnchanged:entry:)``
-    /// leaves them out; nil when it has no such run.
-    private func previousRun(_ index: Int) -> ArraySlice<UInt8>? {
-        runBytes.indices.contains(index) ? source[runBytes[index]] : nil
-    }
-
     /// The record's bytes before its runs (those of ``fileName``), for `noteCount` notes in runs
     /// of these lengths.
     func headerPieces(runLengths: [Int], noteCount: Int) -> [[UInt8]] {
@@ -280,14 +253,10 @@ struct NoteRecord: Sendable {
     }
 
     /// Writes the record into `sink`, its `noteCount` notes' entries being `runs`
-    /// (``encodedRuns(count:reusing:asRecorded:leavingUnchanged:entry:)``), a run left out (nil)
-    /// being `previous`'s.
-    func write(runs: [[UInt8]?], noteCount: Int, previous: NoteRecord?, into sink: some OutputSink) throws {
-        let pieces = runs.enumerated().map { index, run in run?[...] ?? previous?.previousRun(index) ?? [] }
+    /// (``encodedRuns(count:reusing:asRecorded:entry:)``).
+    func write(runs: [[UInt8]], noteCount: Int, into sink: some OutputSink) throws {
         try sink.writeUnhashed(
-            OutputFile(
-                path: Self.fileName,
-                pieces: headerPieces(runLengths: pieces.map(\.count), noteCount: noteCount).map { $0[...] } + pieces))
+            OutputFile(path: Self.fileName, pieces: encodedPieces(runs: runs, noteCount: noteCount)))
     }
 
     /// The record the previous build left in the output `sink` writes over, still as that build
@@ -446,7 +415,6 @@ struct NoteRecord: Sendable {
             notes = entries
             guideBytes = guides
             entryBytes = entryRanges
-            runBytes = runs.map { (first + $0.lowerBound)..<(first + $0.upperBound) }
             self.source = source
             // Every place a guide read is one of the record's notes.
             let places = notes.indices

@@ -68,14 +68,13 @@ extension Compiler {
                 linkSurface: surfaceSHA256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
-        /// Writes the record, its notes' entries made by ``noteRecordRuns(_:indexed:parsed:layout:record:)``:
-        /// a run left out (nil) is the previous record's.
-        @Sendable func writeRecord(_ runs: [[UInt8]?]?, pageSite: String) throws {
+        /// Writes the record, its notes' entries made by ``noteRecordRuns(_:indexed:parsed:layout:record:)``.
+        @Sendable func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
             guard let runs, let program, let surfaceSHA256 else { return }
             let record = NoteRecord(
                 program: program, config: settings.hash, linkSurface: surfaceSHA256, pageSite: pageSite,
                 indexes: layout.indexFiles, notes: [])
-            try record.write(runs: runs, noteCount: noteCount, previous: previous, into: sink)
+            try record.write(runs: runs, noteCount: noteCount, into: sink)
         }
         // The manifest and the record are written while the site is rendered (the longer of the
         // two, and on one core for part of it): the record holds what the site's pages are made
@@ -109,11 +108,11 @@ extension Compiler {
     }
 
     /// The note record's entries in runs (all of the record but its first bytes, which hold the
-    /// site's inputs): a run whose every entry is the previous record's is left out (nil).
+    /// site's inputs), an entry that holds as the previous record's copied from its bytes.
     private func noteRecordRuns(
         _ vault: BuiltVault, indexed: IndexedVault, parsed: ParsedVault, layout: BundleWriter.Layout,
         record previous: NoteRecord?
-    ) -> [[UInt8]?] {
+    ) -> [[UInt8]] {
         let (notes, documents, documentPlaces, built): ([ParsedNote], [Document], [Int], [Compiler.Built]) = (
             indexed.notes, vault.documents, vault.documentPlaces, vault.built
         )
@@ -157,7 +156,7 @@ extension Compiler {
             return keptGuide(noteIndex, document: offset) === recordedGuide
         }
         return NoteRecord.encodedRuns(
-            count: notes.count, reusing: previous, asRecorded: asRecorded, leavingUnchanged: true
+            count: notes.count, reusing: previous, asRecorded: asRecorded
         ) { noteIndex -> NoteRecord.Entry in
             let note = notes[noteIndex]
             var entry = NoteRecord.Entry(path: note.path, stamp: stamp(noteIndex), sha256: currentHashes[noteIndex])
