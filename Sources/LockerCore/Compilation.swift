@@ -60,6 +60,8 @@ public struct Compilation: Sendable {
     public var writtenManifest: WrittenManifest?
     /// The bundle's manifest, its files sorted when asked for.
     public var manifest: Manifest? { writtenManifest?.manifest }
+    /// How many documents the compile built, rather than kept from the previous build's record.
+    public var builtDocuments = 0
     /// The vault's settings, as read from `locker.yml`.
     public var config = VaultConfig()
     /// What the compile made on the way to its result: the parsed notes, their link tables and

@@ -15,8 +15,6 @@ public struct Compiler: Sendable {
     public var skipping: [URL]
     /// Where `SOURCE_DATE_EPOCH` is read from.
     public var environment: [String: String]
-    /// What earlier compilations made, reused where its inputs are unchanged (see ``BuildCache``).
-    public var cache: BuildCache?
     /// Whether to lay out the bundle; `locker check` only checks.
     public var emit: Bool
     /// The site's public address, overriding `baseURL` in `locker.yml`.
@@ -31,14 +29,15 @@ public struct Compiler: Sendable {
     /// The content's date once worked out: the fingerprint and the manifest both ask for it, and
     /// it may take a `git` process.
     let contentDate = ContentDate()
-    /// How long after its last change a note's stamp goes into the ``NoteRecord``, so that the
-    /// next build trusts it without reading the note: a second save within the file system's
-    /// clock tick would keep the stamp of the first (see ``BuildCache/Hashed``). Tests shorten it.
-    var settlingTime = BuildCache.settlingTime
+    /// How long after its last change a note's stamp goes into the ``NoteRecord``, in seconds,
+    /// so that the next build trusts it without reading the note: longer than any file system's
+    /// clock tick (FAT's is two seconds), as a second save within one tick keeps the stamp of
+    /// the first. Tests shorten it.
+    var settlingTime = 2
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
-        cache: BuildCache? = nil, emit: Bool = true, baseURL: String? = nil, progress: (any BuildProgress)? = nil
+        emit: Bool = true, baseURL: String? = nil, progress: (any BuildProgress)? = nil
     ) {
         self.progress = progress
         self.emit = emit
@@ -47,7 +46,6 @@ public struct Compiler: Sendable {
         self.strict = strict
         self.skipping = skipping
         self.environment = environment
-        self.cache = cache
     }
 
     /// Reads and checks the vault; lays out the bundle in memory (``Compilation/files``) when
@@ -81,10 +79,6 @@ public struct Compiler: Sendable {
         else {
             throw LockerError.io("no vault folder at \(vault.path)")
         }
-        cache?.start()
-        var emitted = false
-        defer { cache?.finish(emitted: emitted) }
-
         let settings = try readSettings()
         if emit { TemplateSet.parseDefaultsAhead() }
         let listing = try scan(settings, walk: walk)
@@ -108,31 +102,30 @@ public struct Compiler: Sendable {
             diagnostics: diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered),
             noteCount: listing.notes.count, files: [])
         compilation.documents = built.documents
+        compilation.builtDocuments = built.documents.count { if case .kept = $0 { false } else { true } }
         compilation.idCounts = built.order.idCounts
         compilation.config = settings.config
         compilation.pages = built.pages
         compilation.stamps = built.stamps
-        // A one-shot build keeps them to exit without freeing them one by one; `serve`, which
-        // builds again and again (and has a cache), lets them go.
-        if cache == nil { compilation.workingSet = [parsed, indexed, built] }
+        // Kept for a one-shot build to exit without freeing them one by one.
+        compilation.workingSet = [parsed, indexed, built]
         guard !compilation.failed, emit else { return compilation }
 
-        emitted = true
         let output = try writeOutput(
             built, indexed: indexed, parsed: parsed, templates: templates, settings: settings, record: record,
             into: sink)
         compilation.writtenManifest = output.manifest
         compilation.sitePageCount = output.pageCount
         compilation.templateTime = output.templateTime
-        if cache == nil { compilation.workingSet.append(output.workingSet) }
+        compilation.workingSet.append(output.workingSet)
         return compilation
     }
 
     /// Whether this compile writes a ``NoteRecord`` for the next one: into an output folder
-    /// (``OutputSink/recordsInputs``), by a program it can tell from the next, without a
-    /// cache in memory (`serve` keeps its own).
+    /// or memory that records inputs (``OutputSink/recordsInputs``), by a program it can tell
+    /// from the next.
     func records(into sink: some OutputSink) -> Bool {
-        cache == nil && sink.recordsInputs && BuildFingerprint.program != nil
+        sink.recordsInputs && BuildFingerprint.program != nil
     }
 
     /// What the previous build recorded of each note, when it holds for this one: the same

@@ -2,12 +2,12 @@ import Foundation
 import LockerCore
 import LockerKit
 
-/// Builds the vault into memory for ``PreviewServer``, reusing the parse of every note that did
-/// not change since the previous build.
+/// Builds the vault into memory for ``PreviewServer``, each build over the last good one's output
+/// as `locker build` builds over its output folder: what did not change is kept from it.
 struct PreviewBuilder: Sendable {
     var options: PreviewServer.Options
-    /// What each build made, reused by the next where its inputs did not change.
-    let cache = BuildCache()
+    /// The builds so far, the last good one's output kept for the next.
+    private let builds = MemoryBuilds()
 
     /// Builds the vault; returns what to serve and the report for the terminal.
     ///
@@ -21,17 +21,16 @@ struct PreviewBuilder: Sendable {
         let timer = options.timings ? PhaseTimer() : nil
         let compiler = Compiler(
             vault: options.vault, strict: options.strict, environment: ProcessInfo.processInfo.environment,
-            cache: cache, baseURL: options.baseURL, progress: timer)
+            baseURL: options.baseURL, progress: timer)
         /// What a failed build serves: the last good pages with its problems, or a page saying so.
         func failed(problems: [String], summary: String) -> PreviewSite {
             previous?.failing(problems: problems, summary: summary, generation: generation)
                 ?? PreviewSite.failedPage(problems: problems, summary: summary, generation: generation)
         }
         let compilation: Compilation
-        // The files unsorted: the preview looks them up by path.
-        let output = MemoryOutput()
+        let output: MemoryOutput
         do {
-            compilation = try compiler.compile(into: output, taking: fingerprint)
+            (compilation, output) = try builds.build(compiler, taking: fingerprint)
         } catch {
             let problem = "\(error)"
             return (failed(problems: [problem], summary: "the vault cannot be read"), "locker: \(problem)\n")
@@ -49,7 +48,8 @@ struct PreviewBuilder: Sendable {
         } else {
             site = PreviewSite(
                 files: output.written, problems: problems, summary: summary, failed: false, generation: generation)
-            let rebuilt = cache.reuse.rebuilt
+            // The files unsorted: the preview looks them up by path.
+            let rebuilt = compilation.builtDocuments
             status =
                 "Built \(compilation.sitePageCount) pages in \(milliseconds) ms"
                 + (previous == nil ? "." : " (\(rebuilt) \(rebuilt == 1 ? "document" : "documents") rebuilt).")

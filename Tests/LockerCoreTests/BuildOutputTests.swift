@@ -15,9 +15,10 @@ import Testing
     @Test func buildsAreByteIdentical() throws {
         let compiler = Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         let first = try compiler.compile()
-        let second = try Compiler(
-            vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"], cache: BuildCache()
-        ).compile()
+        // The second into memory that records what each file was made from, as `serve` builds.
+        var (second, output) = try MemoryBuilds().build(
+            Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "1700000000"]))
+        second.files = output.files
         #expect(!first.files.isEmpty)
         #expect(second.diagnostics == first.diagnostics)
         #expect(

@@ -5,8 +5,9 @@ import Testing
 
 @testable import LockerCore
 
-/// A build that reuses an earlier build's results (``BuildCache``) gives exactly what a clean
-/// build gives, and reuses only what nothing it was made from changed.
+/// A build into memory over the previous one's output (``MemoryBuilds``, what `locker serve`
+/// does) gives exactly what a clean build gives, and keeps only what nothing it was made from
+/// changed. The same rules over an output folder: `NoteRecordTests`, `PageInputsTests`.
 @Suite struct IncrementalBuildTests {
     static let environment = ["SOURCE_DATE_EPOCH": "1700000000"]
 
@@ -41,8 +42,23 @@ import Testing
         return vault
     }
 
-    private static func compile(_ vault: TestVault, cache: BuildCache?) throws -> Compilation {
-        try Compiler(vault: vault.root, environment: environment, cache: cache).compile()
+    /// A clean build of the vault.
+    private static func clean(_ vault: TestVault) throws -> Compilation {
+        try Compiler(vault: vault.root, environment: environment).compile()
+    }
+
+    /// A build of the vault over the last good one of `builds`, with its files and the paths of
+    /// those it kept.
+    private static func rebuild(_ vault: TestVault, _ builds: MemoryBuilds) throws -> (Compilation, kept: [String]) {
+        var (compilation, output) = try builds.build(Compiler(vault: vault.root, environment: environment))
+        if !compilation.failed { compilation.files = output.files }
+        return (compilation, output.kept)
+    }
+
+    /// How many of `kept` are the guides' indexes: their bundle index and index page. (Other
+    /// kinds' indexes are listed and encoded again, and written with the same bytes.)
+    private static func indexes(_ kept: [String]) -> Int {
+        kept.count { $0.hasPrefix("bundles/v1/guide/en/index.") || $0 == "site/guides/index.html" }
     }
 
     /// Where two compilations differ, for a failure message; empty when they agree.
@@ -72,23 +88,22 @@ import Testing
         let vault = try Self.baseVault()
         defer { vault.remove() }
         var editor = VaultEditor(vault: vault, seed: seed)
-        let cache = BuildCache()
-        let first = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        let (first, _) = try Self.rebuild(vault, builds)
         #expect(!first.files.isEmpty, "the base vault builds")
-        var reused = 0
+        var kept = 0
         for step in 1...20 {
             try editor.randomEdit(step: step)
-            let incremental = try Self.compile(vault, cache: cache)
-            reused += cache.reuse.linked
-            let clean = try Self.compile(vault, cache: nil)
-            let differences = Self.differences(incremental, clean)
+            let (incremental, _) = try Self.rebuild(vault, builds)
+            kept += incremental.keptGuides.count
+            let differences = Self.differences(incremental, try Self.clean(vault))
             #expect(
                 differences.isEmpty,
                 "seed \(seed), after: \(editor.log.joined(separator: "; "))\n\(differences.prefix(10).joined(separator: "\n"))"
             )
             if !differences.isEmpty { break }
         }
-        #expect(reused > 0, "later builds reused documents")
+        #expect(kept > 0, "later builds kept guides")
     }
 
     /// Four notes: `b` links to a heading of `a`, `d` embeds `a`, `c` stands alone.
@@ -104,107 +119,99 @@ import Testing
     @Test func aRenamedHeadingRebuildsTheNotesThatLinkToItAndEmbedIt() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse == BuildCache.Reuse(rebuilt: 4))
+        let builds = MemoryBuilds()
+        let (first, keptFirst) = try Self.rebuild(vault, builds)
+        #expect(first.builtDocuments == 4)
+        #expect(keptFirst.isEmpty)
 
         try vault.write("a.md", Data("# A\n\n## Alpha renamed\n\nText of a.\n".utf8))
-        let compilation = try Self.compile(vault, cache: cache)
-        // c is reused whole; a, the note linking to its heading and the note embedding it are rebuilt.
-        // The indexes show titles alone, so all four (one per kind, and the guides' page) are kept.
+        let (compilation, kept) = try Self.rebuild(vault, builds)
+        // c is kept whole; a, the note linking to its heading and the note embedding it are
+        // built again. The indexes show titles alone: every one is kept.
+        #expect(compilation.keptGuides == ["c"])
+        #expect(compilation.builtDocuments == 3)
+        // c's bundle file and page, and the guides' bundle index and index page.
+        let index = try #require(kept.first { $0.hasPrefix("bundles/v1/guide/en/index.") })
         #expect(
-            cache.reuse == BuildCache.Reuse(parsed: 3, linked: 1, encoded: 1, rendered: 1, indexes: 4, rebuilt: 3))
+            kept == [
+                "bundles/v1/guide/en/\(try Self.bundleName(of: "c", in: first))", index, "site/guides/c/index.html",
+                "site/guides/index.html",
+            ])
         let broken = compilation.diagnostics.map { "\($0.file):\($0.position.line) \($0.code.rawValue)" }
         #expect(broken == ["b.md:3 link.broken-heading"])
-        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+        #expect(Self.differences(compilation, try Self.clean(vault)).isEmpty)
     }
 
-    @Test func anUnchangedVaultReusesEverything() throws {
+    /// The file name of the guide `id`'s bundle file in `compilation`.
+    private static func bundleName(of id: String, in compilation: Compilation) throws -> String {
+        let file = try #require(compilation.manifest?.files.first { $0.kind == "guide" && $0.id == id })
+        return String(try #require(file.path.split(separator: "/").last))
+    }
+
+    @Test func anUnchangedVaultKeepsEverything() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        let first = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        let (first, _) = try Self.rebuild(vault, builds)
         try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
-        let second = try Self.compile(vault, cache: cache)
-        #expect(
-            cache.reuse == BuildCache.Reuse(parsed: 4, linked: 4, encoded: 4, rendered: 4, indexes: 4, rebuilt: 0))
+        let (second, kept) = try Self.rebuild(vault, builds)
+        #expect(second.keptGuides == ["a", "b", "c", "d"])
+        #expect(second.builtDocuments == 0)
+        // Every page and bundle file, but what each build writes again: the manifest, the
+        // shared site files, the record.
+        #expect(kept.count { $0.hasSuffix("index.html") } == 5)
         #expect(first.files == second.files)
     }
 
-    @Test func aNewNoteRebuildsEveryNoteFromItsParse() throws {
+    @Test func aNewNoteRebuildsEveryNote() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
         // A new note named like a link target could change what every link means.
         try vault.write("e.md", Data("# E\n\nNew.\n".utf8))
-        let compilation = try Self.compile(vault, cache: cache)
-        // Every note is built, encoded and rendered again; only the parses are reused, and the
-        // bundle indexes of the kinds the vault has none of.
-        #expect(
-            cache.reuse == BuildCache.Reuse(parsed: 4, linked: 0, encoded: 0, rendered: 0, indexes: 2, rebuilt: 5))
-        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
-    }
-
-    @Test func aNoteWhoseStampIsUnchangedIsNotReadAgain() throws {
-        let vault = try Self.smallVault()
-        defer { vault.remove() }
-        // Just written, the files are not trusted by their stamps yet: each is read again.
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
-        _ = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.unread == 0)
-        #expect(cache.reuse.parsed == 4)
-
-        // Trusting stamps at once, an unchanged note is not read; an edited one is.
-        let trusting = BuildCache(settlingTime: -3600)
-        _ = try Self.compile(vault, cache: trusting)
-        _ = try Self.compile(vault, cache: trusting)
-        #expect(trusting.reuse.unread == 4)
-        try vault.write("c.md", Data("# C\n\nAlone, and edited.\n".utf8))
-        let compilation = try Self.compile(vault, cache: trusting)
-        #expect(trusting.reuse.unread == 3)
-        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+        let (compilation, kept) = try Self.rebuild(vault, builds)
+        #expect(compilation.keptGuides == [])
+        #expect(compilation.builtDocuments == 5)
+        #expect(!kept.contains { $0.hasSuffix("index.html") })
+        #expect(Self.differences(compilation, try Self.clean(vault)).isEmpty)
     }
 
     @Test func anEditBelowTheTitleLeavesTheIndexesAsTheyWere() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
-        // A bundle index per kind, and the guides' index page.
-        let indexes = ContentKind.known.count + 1
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
+        let indexes = 2
 
         try vault.write("c.md", Data("# C\n\nAlone, and edited.\n".utf8))
-        let edited = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.rebuilt == 1)
-        #expect(cache.reuse.indexes == indexes)
-        #expect(Self.differences(edited, try Self.compile(vault, cache: nil)).isEmpty)
+        let (edited, keptEdited) = try Self.rebuild(vault, builds)
+        #expect(edited.builtDocuments == 1)
+        #expect(Self.indexes(keptEdited) == indexes)
+        #expect(Self.differences(edited, try Self.clean(vault)).isEmpty)
 
         // A new title shows in the guides' bundle index and on their index page.
         try vault.write("c.md", Data("# C, renamed\n\nAlone, and edited.\n".utf8))
-        let renamed = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.indexes == indexes - 2)
-        #expect(Self.differences(renamed, try Self.compile(vault, cache: nil)).isEmpty)
+        let (renamed, keptRenamed) = try Self.rebuild(vault, builds)
+        #expect(Self.indexes(keptRenamed) == indexes - 2)
+        #expect(Self.differences(renamed, try Self.clean(vault)).isEmpty)
     }
 
-    /// An index whose documents all keep their built results is reused without being listed
-    /// again (``BuildCache/listingVersions(of:serials:surface:)``), and a vault shape found
-    /// without duplicate IDs is not searched again; neither may outlive a change, a change
-    /// undone, or a failed build between two good ones.
+    /// Indexes and the duplicate-ID check follow titles and IDs through a change, a change
+    /// undone, and a failed build between two good ones.
     @Test func indexesAndIDChecksFollowTitlesAndIDsThroughChangesUndoneAndFailedBuilds() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
-        let indexes = ContentKind.known.count + 1
-        let steps: [(path: String, text: String, failed: Bool, indexesReused: Int?)] = [
-            // Below the title: every index reused.
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
+        let indexes = 2
+        let steps: [(path: String, text: String, failed: Bool, indexesKept: Int?)] = [
+            // Below the title: every index kept.
             ("c.md", "# C\n\nAlone, and edited.\n", false, indexes),
             // A new title: the guides' bundle index and index page are not.
             ("c.md", "# C, renamed\n\nAlone, and edited.\n", false, indexes - 2),
             // The title as it was before: listed again, and the same as two builds ago.
-            ("c.md", "# C\n\nAlone, and edited.\n", false, nil),
+            ("c.md", "# C\n\nAlone, and edited.\n", false, indexes - 2),
             // A failed build changes a title; the next good build must not take the index of
             // the build before the failure.
             ("a.md", "# A, renamed\n\n## Alpha\n\nText of a.\n", false, nil),
@@ -218,13 +225,12 @@ import Testing
         ]
         for (number, step) in steps.enumerated() {
             try vault.write(step.path, Data(step.text.utf8))
-            let incremental = try Self.compile(vault, cache: cache)
-            let clean = try Self.compile(vault, cache: nil)
+            let (incremental, kept) = try Self.rebuild(vault, builds)
             #expect(incremental.failed == step.failed, "step \(number)")
-            if let reused = step.indexesReused {
-                #expect(cache.reuse.indexes == reused, "step \(number)")
+            if let expected = step.indexesKept {
+                #expect(Self.indexes(kept) == expected, "step \(number)")
             }
-            let differences = Self.differences(incremental, clean)
+            let differences = Self.differences(incremental, try Self.clean(vault))
             #expect(differences.isEmpty, "step \(number): \(differences.joined(separator: "; "))")
         }
     }
@@ -239,12 +245,12 @@ import Testing
             ],
             config: "locales: [en, ru]\ndefaultLocale: en\n")
         defer { vault.remove() }
-        let cache = BuildCache()
-        let first = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        let (first, _) = try Self.rebuild(vault, builds)
         #expect(first.decks.map(\.locale).sorted() == ["en", "ru"])
         try vault.write("d/x.md", Data("---\nid: dd\nlang: ru\n---\n# Колода\n\n## Шар\n\nСудно на якоре.\n".utf8))
-        let incremental = try Self.compile(vault, cache: cache)
-        let clean = try Self.compile(vault, cache: nil)
+        let (incremental, _) = try Self.rebuild(vault, builds)
+        let clean = try Self.clean(vault)
         #expect(incremental.decks.map(\.locale).sorted() == clean.decks.map(\.locale).sorted())
         #expect(Self.differences(incremental, clean).isEmpty, "\(Self.differences(incremental, clean))")
     }
@@ -256,29 +262,29 @@ import Testing
         ])
         defer { vault.remove() }
         try vault.write("boat.png", Data([1, 2, 3]))
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
         try vault.write("boat.png", Data([4, 5, 6, 7]))
-        let compilation = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.linked == 1)
-        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+        let (compilation, _) = try Self.rebuild(vault, builds)
+        #expect(compilation.keptGuides == ["b"])
+        #expect(Self.differences(compilation, try Self.clean(vault)).isEmpty)
         let assets = compilation.files.map(\.path).filter { $0.hasPrefix("bundles/v1/assets/") }
         #expect(assets == ["bundles/v1/assets/\(ContentHash.sha256Hex(Data([4, 5, 6, 7])).prefix(16)).png"])
     }
 
-    @Test func aBuildWithErrorsKeepsTheOutputCacheForTheNext() throws {
+    @Test func aBuildWithErrorsLeavesTheLastGoodOutputToTheNext() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
         try vault.write("c.md", Data("---\nid: [\n---\n# C\n".utf8))
-        let failed = try Self.compile(vault, cache: cache)
+        let (failed, keptFailing) = try Self.rebuild(vault, builds)
         #expect(failed.failed)
+        #expect(failed.files.isEmpty && keptFailing.isEmpty)
         try vault.write("c.md", Data("# C\n\nAlone.\n".utf8))
-        let recovered = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.encoded == 3)
-        #expect(cache.reuse.rendered == 3)
-        #expect(Self.differences(recovered, try Self.compile(vault, cache: nil)).isEmpty)
+        let (recovered, _) = try Self.rebuild(vault, builds)
+        #expect(recovered.keptGuides == ["a", "b", "c", "d"])
+        #expect(Self.differences(recovered, try Self.clean(vault)).isEmpty)
     }
 
     @Test func aBuildWithErrorsDoesNotLeaveAnOlderBundleFileValid() throws {
@@ -286,14 +292,15 @@ import Testing
         // not take the bundle file of the build before the failure for it.
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
         try vault.write("c.md", Data("# C\n\nAlone, edited.\n".utf8))
         try vault.write("b.md", Data("---\nid: [\n---\n# B\n".utf8))
-        #expect(try Self.compile(vault, cache: cache).failed)
+        #expect(try Self.rebuild(vault, builds).0.failed)
         try vault.write("b.md", Data("# B\n\nSee [[a#Alpha]].\n".utf8))
-        let recovered = try Self.compile(vault, cache: cache)
-        #expect(Self.differences(recovered, try Self.compile(vault, cache: nil)).isEmpty)
+        let (recovered, _) = try Self.rebuild(vault, builds)
+        #expect(!recovered.keptGuides.contains("c"))
+        #expect(Self.differences(recovered, try Self.clean(vault)).isEmpty)
     }
 
     @Test func anotherUnicodeNormalisationOfTheSameTextIsAChange() throws {
@@ -303,42 +310,42 @@ import Testing
             "b.md": "# B\n\nSee [[caf\u{E9}#Men\u{FC}]].\n",
         ])
         defer { vault.remove() }
-        let cache = BuildCache()
-        let first = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        let (first, _) = try Self.rebuild(vault, builds)
         try vault.write(
             "caf\u{E9}.md", Data("---\nid: cafe\u{301}\n---\n# Cafe\u{301}\n\n## Menu\u{308}\n\nCre\u{300}me.\n".utf8))
-        let second = try Self.compile(vault, cache: cache)
+        let (second, _) = try Self.rebuild(vault, builds)
         #expect(second.files != first.files)
-        #expect(Self.differences(second, try Self.compile(vault, cache: nil)).isEmpty)
+        #expect(Self.differences(second, try Self.clean(vault)).isEmpty)
     }
 
-    @Test func aSettingsChangeReparsesEveryNote() throws {
+    @Test func aSettingsChangeRebuildsEveryNote() throws {
         let vault = try TestVault(
             ["a.md": "# A\n\nText.\n", "b.ru.md": "# Б\n\nТекст.\n", "c.md": "# C\n\nSee [[a]].\n"],
             config: "locales: [en, ru]\ndefaultLocale: en\n")
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
         try vault.write("locker.yml", Data("locales: [en, ru]\ndefaultLocale: ru\n".utf8))
-        let compilation = try Self.compile(vault, cache: cache)
-        #expect(cache.reuse.parsed == 0)
+        let (compilation, _) = try Self.rebuild(vault, builds)
+        #expect(compilation.keptGuides == [])
         #expect(compilation.guides.map(\.locale).sorted() == ["ru", "ru", "ru"])
-        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+        #expect(Self.differences(compilation, try Self.clean(vault)).isEmpty)
     }
 
     @Test func aTemplateChangeRendersEveryPageAgain() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }
-        let cache = BuildCache()
-        _ = try Self.compile(vault, cache: cache)
+        let builds = MemoryBuilds()
+        _ = try Self.rebuild(vault, builds)
         let footer = try String(
             contentsOf: SiteTests.repository.appendingPathComponent("templates/site/footer.mustache"), encoding: .utf8)
         try vault.write("templates/footer.mustache", Data((footer + "<p>Edited.</p>\n").utf8))
-        let compilation = try Self.compile(vault, cache: cache)
+        let (compilation, kept) = try Self.rebuild(vault, builds)
         // The template is a file of the vault, which a link could name: the vault's shape changed.
-        #expect(cache.reuse.rendered == 0)
-        #expect(cache.reuse.parsed == 4)
-        #expect(Self.differences(compilation, try Self.compile(vault, cache: nil)).isEmpty)
+        #expect(compilation.keptGuides == [])
+        #expect(!kept.contains { $0.hasSuffix(".html") })
+        #expect(Self.differences(compilation, try Self.clean(vault)).isEmpty)
     }
 }
 

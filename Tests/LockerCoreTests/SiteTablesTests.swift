@@ -17,11 +17,11 @@ import Testing
                     let id = ["a", "b", "é", "e\u{301}", "z"].randomElement(using: &random) ?? "a"
                     return (SiteBuilder.Route(path: "\(offset)/", locale: "en"), DocumentKey(kind: kind, id: id))
                 }
-            let found = SiteTables(keys: [], documents: documents)
+            let found = SiteTables(documents: documents)
             // The same documents sorted by kind and ID, and the runs a build would give.
             let order = DocumentOrder(keys: documents.map { ($0.key.kind, $0.key.id, "") })
             let sorted = (order.order ?? Array(documents.indices)).map { documents[$0] }
-            let given = SiteTables(keys: [], documents: sorted, runs: order.runs)
+            let given = SiteTables(documents: sorted, runs: order.runs)
             for offset in sorted.indices {
                 let original = (order.order ?? Array(documents.indices))[offset]
                 #expect(

@@ -14,9 +14,6 @@ struct BundleWriter: Sendable {
     var expires: String?
     /// The keys that sign the manifest; none for an unsigned bundle.
     var signingKeys: [SigningKey] = []
-    /// Documents encoded by an earlier build, reused when the document is the same built result.
-    var cache: BuildCache?
-    var origins = BuildOrigins(linkSurface: 0)
     /// The kinds whose indexes list what the previous build's listed (``NoteRecord``), and that
     /// build's index files: such an index is its file again, neither listed nor encoded.
     var unchangedListings: Set<ContentKind> = []
@@ -88,17 +85,6 @@ struct BundleWriter: Sendable {
             {
                 return previous
             }
-            let version = origins.listings[kind] ?? 0
-            /// Writes the index as encoded.
-            func write(_ encoded: BuildCache.RenderedIndex) throws -> Manifest.File {
-                try emit(
-                    encoded.data, folder: key, prefix: "index.", kind: "index", locale: locale, id: nil,
-                    lists: kind.rawValue, sha256: encoded.sha256)
-            }
-            // Nothing it lists changed since it was encoded: not even listed again.
-            if version != 0, let reused = cache?.bundleIndexes.lookup(key, where: { $0.version == version }) {
-                return try write(reused)
-            }
             // Grouped by offset in the index's own job, and only when it is listed again: a
             // document is a large value, and copies retain every field.
             let byID = Dictionary(grouping: documents.indices.filter { documents[$0].kind == kind }) {
@@ -111,25 +97,13 @@ struct BundleWriter: Sendable {
                 indexEntries.append(documents[chosen].indexEntry)
             }
             indexEntries = Self.indexPermutation(indexEntries).map { indexEntries[$0] }
-            let listing = cache.map { _ in IndexListing(indexEntries) }
-            if let listing, let reused = cache?.bundleIndexes.lookup(key, listing: listing, version: version) {
-                return try write(reused)
-            }
             let data = CanonicalJSONWriter.data(for: ContentIndex(kind: kind, locale: locale, entries: indexEntries))
-            let encoded = BuildCache.RenderedIndex(
-                listing: listing ?? IndexListing([]), data: data, sha256: ContentHash.sha256Hex(data), version: version)
-            cache?.bundleIndexes.store(encoded, for: key)
-            return try write(encoded)
+            return try emit(
+                data, folder: key, prefix: "index.", kind: "index", locale: locale, id: nil, lists: kind.rawValue)
         }
         @Sendable func writeDocument(_ offset: Int) throws -> Manifest.File {
             defer { progress?.tick() }
             let document = documents[offset]
-            let serial = origins.serial(at: offset)
-            // The same built result as in an earlier build: its file, under the same name.
-            if let reused = cache?.encoded.lookup(serial) {
-                try sink.write(OutputFile(path: reused.outputPath, data: reused.data), sha256: reused.sha256)
-                return reused.file
-            }
             let folder = "\(document.kind)/\(document.locale)"
             // A guide kept from the previous build keeps its file, when the file is still there.
             if case .kept(let kept) = document,
@@ -141,15 +115,9 @@ struct BundleWriter: Sendable {
                     locale: document.locale, id: document.id, lists: nil, sha256: kept.bundleSHA256,
                     size: kept.bundleSize)
             }
-            let data = try document.encoded()
-            let sha256 = ContentHash.sha256Hex(data)
-            let file = try emit(
-                data, folder: folder, kind: document.kind.rawValue, locale: document.locale, id: document.id,
-                lists: nil, sha256: sha256)
-            cache?.encoded.store(
-                BuildCache.Encoded(data: data, sha256: sha256, file: file, outputPath: root + "/" + file.path),
-                for: serial)
-            return file
+            return try emit(
+                try document.encoded(), folder: folder, kind: document.kind.rawValue, locale: document.locale,
+                id: document.id, lists: nil)
         }
 
         // Indexes and documents are encoded and written on every core, the indexes first: one

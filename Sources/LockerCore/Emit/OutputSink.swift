@@ -172,17 +172,84 @@ extension OutputSink {
     public func previousFile(_ path: String) -> [UInt8]? { nil }
 }
 
-/// Keeps every file in memory: the output of ``Compiler/compile()``.
+/// Keeps every file in memory: the output of ``Compiler/compile()``, and of each build `locker
+/// serve` makes.
+///
+/// Made over the previous build's output (``init(over:)``), it is that build's output as an
+/// output folder is: it records what each file was made from and gives the next build the files
+/// it may keep and the ``NoteRecord`` it left, so a rebuild in memory reuses exactly what a
+/// rebuild of a folder does.
 public final class MemoryOutput: OutputSink, @unchecked Sendable {
-    private var collected: [OutputFile] = []
-    private let lock = NSLock()
+    /// A file taken, with its SHA-256 when the writer knew it and what it was made from.
+    private struct Entry {
+        var file: OutputFile
+        var sha256: String?
+        var inputs: String?
+        /// A file of the build's own for the next (``OutputSink/writeUnhashed(_:)``), not output.
+        var isState = false
+    }
 
-    public init() {}
+    private var collected: [Entry] = []
+    /// The previous build's files, by path.
+    private let previous: [String: Entry]
+    private let lock = NSLock()
+    public let recordsInputs: Bool
+    private var keptPaths: [String] = []
+
+    /// An output that keeps nothing from an earlier build and records nothing for a later one.
+    public init() {
+        previous = [:]
+        recordsInputs = false
+    }
+
+    /// An output that the next build can be made over, itself made over `previous` (nil for a
+    /// first build).
+    public init(over previous: MemoryOutput?) {
+        var files: [String: Entry] = [:]
+        for entry in previous?.entries ?? [] { files[entry.file.path] = entry }
+        self.previous = files
+        recordsInputs = true
+    }
+
+    private var entries: [Entry] {
+        lock.lock()
+        defer { lock.unlock() }
+        return collected
+    }
 
     public func write(_ file: OutputFile, sha256: String?, inputs: String?) throws {
         lock.lock()
-        collected.append(file)
+        collected.append(Entry(file: file, sha256: sha256, inputs: inputs))
         lock.unlock()
+    }
+
+    public func writeUnhashed(_ file: OutputFile) throws {
+        lock.lock()
+        collected.append(Entry(file: file, isState: true))
+        lock.unlock()
+    }
+
+    public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
+        guard let entry = previous[path] else { return false }
+        switch unchanged {
+        case .bytes(let sha256): guard (entry.sha256 ?? entry.file.sha256Hex) == sha256 else { return false }
+        case .inputs(let inputs): guard entry.inputs == inputs else { return false }
+        case .recordedInputs: guard entry.inputs != nil else { return false }
+        }
+        lock.lock()
+        collected.append(entry)
+        keptPaths.append(path)
+        lock.unlock()
+        return true
+    }
+
+    public func previousFile(_ path: String) -> [UInt8]? { previous[path].map { [UInt8]($0.file.data) } }
+
+    /// The paths of the files kept from the previous build, sorted.
+    public var kept: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return keptPaths.sorted { $0.utf8Precedes($1) }
     }
 
     /// The files taken so far, sorted by path.
@@ -195,9 +262,26 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
 
     /// The files taken so far, in the order they were written: for a reader that looks them up
     /// by path and does not need them sorted.
-    public var written: [OutputFile] {
-        lock.lock()
-        defer { lock.unlock() }
-        return collected
+    public var written: [OutputFile] { entries.compactMap { $0.isState ? nil : $0.file } }
+}
+
+/// Builds a vault into memory again and again, each build over the last good one's output, as
+/// `locker build` builds over its output folder: what `locker serve` serves. A build with errors
+/// leaves the last good output to the next.
+public final class MemoryBuilds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: MemoryOutput?
+
+    public init() {}
+
+    /// Compiles with `compiler` into a new ``MemoryOutput`` over the last good one, and returns
+    /// both.
+    public func build(_ compiler: Compiler, taking fingerprint: BuildFingerprint? = nil) throws
+        -> (Compilation, MemoryOutput)
+    {
+        let output = MemoryOutput(over: lock.withLock { last })
+        let compilation = try compiler.compile(into: output, taking: fingerprint)
+        if !compilation.failed { lock.withLock { last = output } }
+        return (compilation, output)
     }
 }

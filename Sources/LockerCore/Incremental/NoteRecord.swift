@@ -14,8 +14,8 @@ import LockerKit
 /// The record holds for a build only when the program, the settings and the vault's shape
 /// (``LinkSurface``: every note's path, kind, ID, locale and aliases) are those it was written
 /// under; a guide is kept only when its note and every note it read have their recorded hashes,
-/// and every vault file it embeds its recorded state: the same rules ``BuildCache`` reuses a
-/// built result by in memory, so the output is the clean build's, byte for byte.
+/// and every vault file it embeds its recorded state (``BuildTrace``), so the output is the clean
+/// build's, byte for byte. `locker serve` keeps its record in memory (``MemoryBuilds``).
 struct NoteRecord: Sendable {
     /// The record's file in the output folder; listed in the marker like any file of the build,
     /// and replaced with the others at the commit.
@@ -45,7 +45,7 @@ struct NoteRecord: Sendable {
 
     struct Entry: Sendable {
         var path: String
-        /// The stamp the file had when it was read, when it had settled (see ``BuildCache/Hashed``):
+        /// The stamp the file had when it was read, when it had settled (see ``Compiler/settlingTime``):
         /// a file with the same stamp is not read again.
         var stamp: FileStamp?
         var sha256: String

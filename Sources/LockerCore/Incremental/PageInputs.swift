@@ -5,9 +5,8 @@ import LockerKit
 /// page and that the next build, in another process, compares: a page whose inputs are
 /// unchanged is kept from the previous build instead of rendered again.
 ///
-/// A document's page depends on its document and on what it shows of the rest of the site, the
-/// same split ``BuildCache`` reuses pages by in memory (``SiteSurface``); here each part is a
-/// digest of bytes rather than a number one process hands out:
+/// A document's page depends on its document and on what it shows of the rest of the site, each
+/// a digest of bytes:
 /// - the document: the SHA-256 of its bundle file, which encodes every field of it;
 /// - the site: the vault's shape (``LinkSurface``: the settings and every note's path, kind, ID,
 ///   locale and aliases, which decide every link's target), the templates, the address, every

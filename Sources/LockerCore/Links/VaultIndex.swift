@@ -49,14 +49,6 @@ struct VaultIndex: Sendable {
         }
     }
 
-    /// The same tables over new versions of the same notes: valid when every note keeps its
-    /// path, kind, ID, locale and aliases (the ``LinkSurface``), which is all the tables hold.
-    func replacingNotes(_ notes: [ParsedNote]) -> VaultIndex {
-        var copy = self
-        copy.notes = notes
-        return copy
-    }
-
     /// The note at `index` with its text: a note kept unread from the previous build is read now.
     func whole(_ index: Int) -> ParsedNote {
         let note = notes[index]

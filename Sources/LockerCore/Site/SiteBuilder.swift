@@ -19,11 +19,6 @@ struct SiteBuilder {
     var documents: [Document]
     var pages: [LandingPage]
     var assets: AssetCatalog
-    /// Pages rendered by an earlier build, reused when their document and everything else they
-    /// show is unchanged.
-    var cache: BuildCache?
-    /// Which built result each document and landing page is, for ``cache``.
-    var origins: BuildOrigins
     /// The kinds the vault has documents of, in schema order: the site's navigation.
     let documentKinds: [ContentKind]
     /// What the pages' inputs are worked out from, when the output records them (``PageInputs``).
@@ -65,10 +60,8 @@ struct SiteBuilder {
 
     init(
         config: VaultConfig, templates: TemplateSet, baseURL: String?, documents: [Document], pages: [LandingPage],
-        assets: AssetCatalog, cache: BuildCache? = nil, origins: BuildOrigins = BuildOrigins(linkSurface: 0)
+        assets: AssetCatalog
     ) {
-        self.cache = cache
-        self.origins = origins
         self.config = config
         self.templates = templates
         self.baseURL = baseURL
@@ -304,15 +297,7 @@ struct SiteBuilder {
         let rootImages = Dictionary(
             uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) }
         )
-        // Rendered and written on every core; only the routes are kept. A page depends on its
-        // document and on the surface: what it shows of the rest of the site.
-        let origins = self.origins
-        let surface =
-            cache?.identify(
-                SiteSurface(
-                    linkSurface: origins.linkSurface, templates: templates.sources, baseURL: baseURL,
-                    pages: pages.map { origins.serial(of: $0) },
-                    sharedFiles: [iconPath, stylePath])) ?? 0
+        // Rendered and written on every core; only the routes are kept.
         // Whether every page shares what the previous build's pages shared (its record says):
         // then a page made from what the previous one was made from is that page.
         let siteAsBefore = inputs.map { $0.site == inputSources?.previousSite } ?? false
@@ -327,46 +312,21 @@ struct SiteBuilder {
             {
                 return
             }
-            let version = origins.listings[kind] ?? 0
-            // Nothing it lists changed since it was rendered: not even listed again. (A build
-            // into a folder has no cache, and digests the listing for its page inputs.)
-            if inputs == nil, version != 0,
-                let reused = cache?.indexPages.lookup(
-                    route.path, where: { $0.surface == surface && $0.version == version })
-            {
-                try emit(route.path + "index.html", reused.data, inputs: nil)
-                return
-            }
             let chosen = tables.versions(ofKind: kind)
                 .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
             let unsorted = chosen.map { documents[$0].indexEntry }
             let order = BundleWriter.indexPermutation(unsorted)
             let entries = order.map { (entry: unsorted[$0], path: routes[chosen[$0]].path) }
-            let listing =
-                cache != nil || inputs != nil ? IndexListing(entries.map(\.entry), paths: entries.map(\.path)) : nil
-            let pageInputs = listing.flatMap { listing in
-                inputs?.index(route: route.path, listing: listing, alternates: alternates)
+            let pageInputs = inputs.map { inputs in
+                inputs.index(
+                    route: route.path, listing: IndexListing(entries.map(\.entry), paths: entries.map(\.path)),
+                    alternates: alternates)
             }
             if try reused(route.path + "index.html", inputs: pageInputs) { return }
-            if let listing,
-                let reused = cache?.indexPages.lookup(route.path, listing: listing, version: version, surface: surface)
-            {
-                try emit(route.path + "index.html", reused.data, inputs: pageInputs)
-                return
-            }
             let html = Data(try context.index(kind, entries: entries, route: route, alternates: alternates).utf8)
-            let rendered = BuildCache.RenderedIndex(
-                listing: listing ?? IndexListing([]), surface: surface, data: html, version: version)
-            cache?.indexPages.store(rendered, for: route.path)
-            try emit(route.path + "index.html", rendered.data, inputs: pageInputs)
+            try emit(route.path + "index.html", html, inputs: pageInputs)
         }
         @Sendable func renderDocument(_ offset: Int, alternates listed: [String: String]?) throws {
-            let serial = origins.serial(at: offset)
-            // The page of the same built result under the same surface, in memory (`serve`).
-            if inputs == nil, let reused = cache?.rendered.lookup(serial, where: { $0.surface == surface }) {
-                try sink.write(OutputFile(path: reused.outputPath, data: reused.html), sha256: nil, inputs: nil)
-                return
-            }
             let document = documents[offset]
             let route = routes[offset]
             // A kept guide's page under the previous build's site: made from what it was made from.
@@ -387,12 +347,7 @@ struct SiteBuilder {
             let html = try context.document(
                 document, route: route, alternates: alternates, image: image,
                 link: { target in linkTarget(target, document.locale) })
-            let data = Data(html.utf8)
-            cache?.rendered.store(
-                BuildCache.Rendered(
-                    surface: surface, html: data, outputPath: Self.folder + "/" + route.path + "index.html"),
-                for: serial)
-            try emit(route.path + "index.html", data, inputs: pageInputs)
+            try emit(route.path + "index.html", Data(html.utf8), inputs: pageInputs)
         }
         // Index pages first: one index of a large vault is as much work as many documents, and
         // rendered with them it runs beside them rather than alone after them.
@@ -473,21 +428,9 @@ struct SiteBuilder {
         Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Which documents are language versions of one another, and each document's route: the same
-    /// while the documents keep their kinds, IDs and locales under the same settings, so taken
-    /// from the last build's when they do (`serve`).
+    /// Which documents are language versions of one another, and each document's route.
     private func siteTables() -> SiteTables {
         let documents = self.documents
-        // What the tables are kept by, for the next build in this process.
-        let keys = cache == nil ? [] : documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
-        if let cache, let last = cache.siteTables(for: origins.linkSurface),
-            last.keys.count == keys.count,
-            zip(last.keys, keys).allSatisfy({ old, new in
-                old.kind == new.kind && old.id.hasSameBytes(as: new.id) && old.locale.hasSameBytes(as: new.locale)
-            })
-        {
-            return last
-        }
         // Each document's route and key on every core: a path made for each document, and its
         // ID read through a kept guide's record, kept one core busy for a measurable time at the
         // start of the site.
@@ -495,9 +438,7 @@ struct SiteBuilder {
             let document = documents[offset]
             return (route: route(of: document), key: DocumentKey(kind: document.kind, id: document.id))
         }
-        let tables = SiteTables(keys: keys, documents: laid, runs: versionRuns)
-        if origins.linkSurface != 0 { cache?.keep(tables, for: origins.linkSurface) }
-        return tables
+        return SiteTables(documents: laid, runs: versionRuns)
     }
 
     /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
@@ -578,13 +519,11 @@ struct DocumentKey: Hashable {
 }
 
 /// What the site's pages are laid out by: each document's language versions (those sharing a
-/// ``DocumentKey``) and its route; with the documents' kinds, IDs and locales they were made
-/// from, when they are kept by ``BuildCache`` for the next build.
+/// ``DocumentKey``) and its route.
 ///
 /// The versions are runs of the documents in the order of their kind and ID, which is the order
 /// a compilation gives them: no table of the keys, each with a list, is built to group them.
 final class SiteTables: Sendable {
-    let keys: [(kind: ContentKind, id: String, locale: String)]
     let routes: [SiteBuilder.Route]
     /// The documents' offsets ordered by kind and ID (then offset): the documents' own order when
     /// they come sorted, as a compilation sorts them.
@@ -601,11 +540,7 @@ final class SiteTables: Sendable {
     ///   - runs: the runs of the documents that share a kind and ID, when they are sorted by
     ///     kind and ID and the caller found them (``DocumentOrder/runs``); taken when they cover
     ///     the documents, one after the other.
-    init(
-        keys: [(kind: ContentKind, id: String, locale: String)],
-        documents: [(route: SiteBuilder.Route, key: DocumentKey)], runs given: [Range<Int>]? = nil
-    ) {
-        self.keys = keys
+    init(documents: [(route: SiteBuilder.Route, key: DocumentKey)], runs given: [Range<Int>]? = nil) {
         routes = documents.map(\.route)
         let count = documents.count
         // The runs given, or found as a build finds them (``DocumentOrder``, by kind and ID

@@ -12,8 +12,6 @@ struct BuiltVault: Sendable {
     var pages: [LandingPage] = []
     /// The documents' order, their version runs and how many IDs each kind has.
     var order: DocumentOrder
-    /// Which result built in memory each document and landing page is (`serve`).
-    var origins: BuildOrigins
     /// The kinds whose index lists what the previous build's listed.
     var unchangedListings: Set<ContentKind> = []
     /// Checklist items whose IDs are derived from their text, sorted by file and position.
@@ -33,7 +31,7 @@ struct BuiltVault: Sendable {
 
 extension Compiler {
     /// The documents stage: every note linked and built into its document on every core (a
-    /// guide the record keeps, or a result the cache holds, is taken as it is), decks built from
+    /// guide the record keeps is taken as it is), decks built from
     /// their notes, the documents sorted, and the checks across documents (landing-page IDs,
     /// translations) made. `hashes`: each note's content hash by place; `recording`: whether
     /// this build writes a record.
@@ -42,11 +40,9 @@ extension Compiler {
     ) -> BuiltVault {
         let config = settings.config
         let notes = indexed.notes
-        let surface = indexed.surface
-        let cache = self.cache
         var diagnostics: [Diagnostic] = []
-        // Each note's content hash by its place, what built results are traced and kept by.
-        let currentHashes = cache != nil || recording ? hashes : []
+        // Each note's content hash by its place, what kept guides are checked by.
+        let currentHashes = recording ? hashes : []
         let assets = AssetCatalog(root: vault)
         // Which guides the record keeps, by place: decided before the link tables are made,
         // which a rebuild that links only a few notes does not build (``VaultIndex``).
@@ -54,10 +50,8 @@ extension Compiler {
             indexed.keeping
             ? Self.keptGuides(notes: notes, hashes: currentHashes, record: record?.notes ?? [], assets: assets) : []
         let linkedCount = notes.count - keptGuides.count { $0 != nil }
-        var linkTables =
-            cache?.index(for: surface)?.replacingNotes(notes)
-            ?? VaultIndex(notes: notes, assets: indexed.assetPaths, scanningFirst: linkedCount <= Self.fewLinkedNotes)
-        cache?.keep(linkTables, for: surface)
+        var linkTables = VaultIndex(
+            notes: notes, assets: indexed.assetPaths, scanningFirst: linkedCount <= Self.fewLinkedNotes)
         let loader = record.map { _ in
             NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes)
         }
@@ -70,17 +64,6 @@ extension Compiler {
         // What builds a kept guide when it is asked for: one object that every kept document
         // shares, rather than the link tables copied into each one's closure.
         let keptBuilder = KeptGuideBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-        /// What a builder's result was made from.
-        @Sendable func trace(of builder: DocumentBuilder) -> BuildTrace {
-            BuildTrace(
-                surface: surface,
-                notes: builder.reads.sorted().map { ($0, $0 < currentHashes.count ? currentHashes[$0] : "") },
-                assets: builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) })
-        }
-        /// Whether a result built earlier still holds: nothing it was made from changed.
-        @Sendable func stillHolds(_ trace: BuildTrace) -> Bool {
-            trace.holds(surface: surface, hashes: currentHashes, assets: assets)
-        }
         let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
@@ -89,11 +72,6 @@ extension Compiler {
                 let document = KeptDocument(source: note.path, guide: guide, place: noteIndex, builder: keptBuilder)
                 return Built(
                     document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
-            }
-            if let reused = cache?.linked.lookup(note.path, where: { stillHolds($0.trace) }) {
-                return Built(
-                    document: reused.document, page: reused.page, diagnostics: reused.diagnostics,
-                    serial: reused.serial)
             }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
             let result: (Document?, LandingPage?, [Diagnostic])
@@ -108,17 +86,11 @@ extension Compiler {
                 let (guide, found) = builder.guide(noteIndex)
                 result = (.guide(guide), nil, found)
             }
-            let serial = cache?.newSerial() ?? 0
-            let made = cache != nil || recording ? trace(of: builder) : nil
-            if let made {
-                cache?.linked.store(
-                    BuildCache.Linked(
-                        trace: made, serial: serial, document: result.0, page: result.1, diagnostics: result.2),
-                    for: note.path)
-            }
             return Built(
-                document: result.0, page: result.1, diagnostics: result.2, serial: serial,
-                reads: made?.notes.map(\.place) ?? [], assets: made?.assets ?? [])
+                document: result.0, page: result.1, diagnostics: result.2,
+                reads: recording ? builder.reads.sorted() : [],
+                assets: recording
+                    ? builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) } : [])
         }
         // The kinds whose every document is the record's, or has the index entry it recorded:
         // their indexes list what the previous build's listed.
@@ -134,22 +106,16 @@ extension Compiler {
         }
         var documents: [Document] = []
         var pages: [LandingPage] = []
-        // Which built result each document and landing page is: what later stages reuse by.
-        var origins = BuildOrigins(linkSurface: surface)
-        // Each document's serial, beside it.
-        var serials: [Int] = []
         // Each document's note, by place (-1 for a deck).
         var documentPlaces: [Int] = []
         // Each field read where it lies: a result copied whole retained its five references.
         for place in built.indices {
             if let document = built[place].document {
                 documents.append(document)
-                serials.append(built[place].serial)
                 documentPlaces.append(place)
             }
             if let page = built[place].page {
                 pages.append(page)
-                if cache != nil { origins.pages[BuildOrigins.key(page)] = built[place].serial }
             }
             if !built[place].diagnostics.isEmpty { diagnostics += built[place].diagnostics }
         }
@@ -158,29 +124,10 @@ extension Compiler {
             pages, notes: notes)
         var (stamps, versions) = Self.checklistStamps(notes, config: config)
         let deckResults = Self.parallelMap(indexed.catalog.groups) { group in
-            let key = group.path + "\u{0}" + group.id
-            if let reused = cache?.decks.lookup(key, where: { stillHolds($0.trace) }) {
-                return (
-                    decks: reused.decks, diagnostics: reused.diagnostics, stamps: reused.stamps,
-                    versions: reused.versions, serials: reused.serials
-                )
-            }
             var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-            let result = builder.decks(group, config: config)
-            // One serial per locale's deck: each is a document of its own.
-            let serials = result.decks.map { _ in cache?.newSerial() ?? 0 }
-            cache?.decks.store(
-                BuildCache.BuiltDeck(
-                    trace: trace(of: builder), serials: serials, decks: result.decks, diagnostics: result.diagnostics,
-                    stamps: result.stamps, versions: result.versions),
-                for: key)
-            return (
-                decks: result.decks, diagnostics: result.diagnostics, stamps: result.stamps,
-                versions: result.versions, serials: serials
-            )
+            return builder.decks(group, config: config)
         }
         for result in deckResults {
-            serials += result.serials
             documents += result.decks.map { .deck($0) }
             documentPlaces += result.decks.map { _ in -1 }
             diagnostics += result.diagnostics
@@ -195,16 +142,13 @@ extension Compiler {
         if let order = documentOrder.order {
             documents = order.map { documents[$0] }
             documentPlaces = order.map { documentPlaces[$0] }
-            serials = order.map { serials[$0] }
         }
-        if cache != nil { origins.documents = serials }
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
         // recorded, fails the build rather than ship what the empty stand-in gave.
         diagnostics += loader?.problems ?? []
 
-        var result = BuiltVault(
-            order: documentOrder, origins: origins, assets: assets, index: index)
+        var result = BuiltVault(order: documentOrder, assets: assets, index: index)
         result.documents = documents
         result.documentPlaces = documentPlaces
         result.pages = pages
@@ -233,8 +177,8 @@ extension Compiler {
             else { return nil }
             // The record's places are checked when it is read: each is one of its notes.
             let reads = ([place] + guide.reads).map { ($0, $0 < record.count ? record[$0].sha256 : "") }
-            let trace = BuildTrace(surface: 0, notes: reads, assets: guide.assets)
-            return trace.holds(surface: 0, hashes: hashes, assets: assets) ? guide : nil
+            let trace = BuildTrace(notes: reads, assets: guide.assets)
+            return trace.holds(hashes: hashes, assets: assets) ? guide : nil
         }
     }
 
@@ -261,7 +205,6 @@ extension Compiler {
     struct Built: Sendable {
         var document: Document?
         var diagnostics: [Diagnostic]
-        var serial: Int
         /// For the record: the notes read, by place, and the vault files embedded.
         var reads: [Int]
         var assets: [AssetUse]
@@ -280,13 +223,12 @@ extension Compiler {
         }
 
         init(
-            document: Document? = nil, page: LandingPage? = nil, diagnostics: [Diagnostic] = [], serial: Int = 0,
+            document: Document? = nil, page: LandingPage? = nil, diagnostics: [Diagnostic] = [],
             reads: [Int] = [], assets: [AssetUse] = []
         ) {
             self.document = document
             boxedPage = page.map { .page($0) }
             self.diagnostics = diagnostics
-            self.serial = serial
             self.reads = reads
             self.assets = assets
         }

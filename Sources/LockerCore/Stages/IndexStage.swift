@@ -10,9 +10,6 @@ struct IndexedVault: Sendable {
     var catalog: DeckCatalog
     /// The vault's other files, by path, sorted by their bytes.
     var assetPaths: [String]
-    /// The number ``BuildCache`` gave the vault's link surface (0 without a cache): what results
-    /// built in memory are traced by.
-    var surface = 0
     /// The SHA-256 of the link surface, for the record and the pages' inputs; nil when neither
     /// is written.
     var surfaceSHA256: String?
@@ -32,22 +29,18 @@ extension Compiler {
         let catalog = DeckCatalog(notes: &notes, config: settings.config)
         var indexed = IndexedVault(notes: notes, catalog: catalog, assetPaths: assets.map(\.path))
         indexed.diagnostics = catalog.diagnostics
-        let linkSurface =
-            cache != nil || sink.recordsInputs
-            ? LinkSurface(
-                config: settings.data, notes: indexed.notes, assets: indexed.assetPaths, decks: catalog.groups)
-            : nil
-        indexed.surface = linkSurface.flatMap { cache?.identify($0) } ?? 0
         // Hashed once, for the record and the page inputs.
-        indexed.surfaceSHA256 = sink.recordsInputs ? linkSurface?.sha256 : nil
+        indexed.surfaceSHA256 =
+            sink.recordsInputs
+            ? LinkSurface(
+                config: settings.data, notes: indexed.notes, assets: indexed.assetPaths, decks: catalog.groups
+            ).sha256 : nil
         // The surface holds every note's kind, ID and locale: while it is the one a build found
         // no two documents sharing an ID under, none do. So it is for the surface the record was
         // written under: only a build without errors writes one.
         let recordedSurface = record.map { $0.linkSurface == indexed.surfaceSHA256 } ?? false
-        if !(cache?.hasNoDuplicateIDs(surface: indexed.surface) ?? false), !recordedSurface {
-            let duplicates = Self.duplicateIDs(indexed.notes.filter { $0.kind != .deck })
-            indexed.diagnostics += duplicates
-            if duplicates.isEmpty, indexed.surface != 0 { cache?.foundNoDuplicateIDs(surface: indexed.surface) }
+        if !recordedSurface {
+            indexed.diagnostics += Self.duplicateIDs(indexed.notes.filter { $0.kind != .deck })
         }
         // Guides are kept from the record only while the vault's shape is the one it was written
         // under: every note keeps its place, kind, ID and locale.

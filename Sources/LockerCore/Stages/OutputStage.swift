@@ -20,18 +20,13 @@ extension Compiler {
         record previous: NoteRecord?, into sink: some OutputSink
     ) throws -> WrittenOutput {
         let config = settings.config
-        let cache = self.cache
         let (documents, pages, assets) = (vault.documents, vault.pages, vault.assets)
-        var origins = vault.origins
         let unchangedListings = vault.unchangedListings
-        let (surface, surfaceSHA256) = (indexed.surface, indexed.surfaceSHA256)
+        let surfaceSHA256 = indexed.surfaceSHA256
         let program = BuildFingerprint.program
         let recording = records(into: sink)
         let noteCount = indexed.notes.count
-        if let cache {
-            origins.listings = cache.listingVersions(of: documents, serials: origins.documents, surface: surface)
-        }
-        var writer = BundleWriter(config: config, generatedAt: generatedAt(), cache: cache, origins: origins)
+        var writer = BundleWriter(config: config, generatedAt: generatedAt())
         let contentTime = contentTime()
         writer.version = bundleVersion ?? contentTime
         writer.expires = contentTime.flatMap { Self.expiry(of: $0, days: config.manifestExpiryDays) }
@@ -58,8 +53,7 @@ extension Compiler {
         }
         var site = SiteBuilder(
             config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
-            pages: pages,
-            assets: assets, cache: cache, origins: origins)
+            pages: pages, assets: assets)
         site.versionRuns = vault.order.runs
         site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
         // Without a way to tell this program from the next, pages are always rendered.

@@ -5,7 +5,7 @@ import LockerKit
 /// (``ParsedNote``), and what the incremental build keeps of it.
 struct ParsedVault: Sendable {
     /// What parsing one note gave: the note (nil when it could not be read), its diagnostics, its
-    /// content hash when a cache or the record wants it, and its stamp when the record does.
+    /// content hash when the record wants it, and its stamp when the record does.
     typealias Result = (note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)
 
     /// The notes read, in the vault's order.
@@ -56,18 +56,14 @@ extension Compiler {
         return parsed
     }
 
-    /// Each note parsed, with its content hash when a cache or the record wants it, and its stamp
-    /// when the record does. A guide the previous build's record holds with the same stamp, or
-    /// the same content hash, is not parsed: it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
+    /// Each note parsed, with its content hash and stamp when the record wants them. A guide the
+    /// previous build's record holds with the same stamp, or the same content hash, is not parsed:
+    /// it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
     private func parseNotes(
         _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool
     ) -> [ParsedVault.Result] {
         let parser = NoteParser(config: config)
-        let cache = self.cache
         let parsing = ProgressCounter(progress, .parsing, total: files.count)
-        // A file whose stamp is unchanged is not read again, unless it changed just before it
-        // was last read: a save in the same clock tick keeps its stamp.
-        let settled = time(nil) - (cache?.settlingTime ?? 0)
         // Each note's entry in the record: at its own place while the vault lists the notes the
         // record does, in its order (the shape a record is kept under); else looked up by path.
         let recordedNotes = previous?.notes ?? []
@@ -81,39 +77,19 @@ extension Compiler {
             : Dictionary(
                 recordedNotes.enumerated().compactMap { $0.element.guide == nil ? nil : ($0.element.path, $0.offset) },
                 uniquingKeysWith: { first, _ in first })
-        /// The note as the record keeps it, unread, when it has the recorded hash.
-        @Sendable func hollow(_ file: VaultFile, _ entry: NoteRecord.Entry?, sha256: String, stamp: FileStamp?)
-            -> ParsedVault.Result?
-        {
-            guard let entry, let guide = entry.guide, entry.sha256 == sha256 else { return nil }
-            return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, sha256, stamp)
-        }
         return Self.parallelMap(Array(files.indices)) { place in
             defer { parsing.tick() }
-            let stamp = cache != nil || hashing ? files[place].stamp ?? FileStamp(path: files[place].absolutePath) : nil
-            // A guide the record keeps at this place with this stamp, read field by field: the
-            // file and the record's entry copied whole retained seven references a note.
-            if cache == nil, aligned, let stamp, recordedNotes[place].stamp == stamp,
-                let guide = recordedNotes[place].guide
-            {
-                return (
-                    ParsedNote.hollow(path: files[place].path, kept: guide), guide.parseDiagnostics,
-                    recordedNotes[place].sha256, stamp
-                )
-            }
             let file = files[place]
-            if let cache, let stamp, let known = cache.hashes.lookup(file.path, where: { $0.stamp == stamp }),
-                let cached = cache.parses.lookup(
-                    BuildCache.ParseKey(path: file.path, sha256: known.sha256, config: configHash))
-            {
-                return (cached.0, cached.1, known.sha256, stamp)
-            }
+            let stamp = hashing ? file.stamp ?? FileStamp(path: file.absolutePath) : nil
             let entry = aligned ? recordedNotes[place] : recorded[file.path].map { recordedNotes[$0] }
-            if let entry, let stamp, entry.stamp == stamp,
-                let kept = hollow(file, entry, sha256: entry.sha256, stamp: stamp)
-            {
-                return kept
+            /// The note as the record keeps it, unread, when it has the recorded stamp or hash.
+            func hollow(sha256: String?) -> ParsedVault.Result? {
+                guard let entry, let guide = entry.guide,
+                    sha256.map(entry.sha256.hasSameBytes(as:)) ?? (stamp != nil && entry.stamp == stamp)
+                else { return nil }
+                return (ParsedNote.hollow(path: file.path, kept: guide), guide.parseDiagnostics, entry.sha256, stamp)
             }
+            if let kept = hollow(sha256: nil) { return kept }
             let bytes: [UInt8]
             do {
                 bytes = try FileBytes.contents(of: file.absolutePath)
@@ -123,24 +99,14 @@ extension Compiler {
                     stamp
                 )
             }
-            guard let cache else {
-                guard hashing else {
-                    let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
-                    return (note, diagnostics, nil, stamp)
-                }
-                let sha256 = ContentHash.sha256Hex(bytes)
-                if let kept = hollow(file, entry, sha256: sha256, stamp: stamp) { return kept }
+            guard hashing else {
                 let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
-                return (note, diagnostics, sha256, stamp)
+                return (note, diagnostics, nil, stamp)
             }
-            let key = BuildCache.ParseKey(path: file.path, sha256: ContentHash.sha256Hex(bytes), config: configHash)
-            if let stamp, stamp.changedSeconds < settled {
-                cache.hashes.store(BuildCache.Hashed(stamp: stamp, sha256: key.sha256), for: file.path)
-            }
-            if let cached = cache.parses.lookup(key) { return (cached.0, cached.1, key.sha256, stamp) }
-            let result = parser.parse(path: file.path, bytes: bytes)
-            cache.parses.store(result, for: key)
-            return (result.0, result.1, key.sha256, stamp)
+            let sha256 = ContentHash.sha256Hex(bytes)
+            if let kept = hollow(sha256: sha256) { return kept }
+            let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
+            return (note, diagnostics, sha256, stamp)
         }
     }
 }
