@@ -34,9 +34,6 @@ struct RecordWriter {
 
     mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
-    /// Appends bytes a writer of this format wrote.
-    mutating func append(_ written: ArraySlice<UInt8>) { bytes += written }
-
     mutating func write(_ text: String) {
         let utf8 = text.utf8
         write(UInt64(utf8.count))
@@ -88,9 +85,6 @@ struct RecordReader {
 
     /// Where it reads next, in the bytes it was given.
     var bytesRead: Int { offset }
-
-    /// The bytes it was given.
-    var source: [UInt8] { bytes }
 
     mutating func unsigned() throws -> UInt64 {
         var value: UInt64 = 0
@@ -144,26 +138,6 @@ struct RecordReader {
         try withStringBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Moves past a string, unread (its length checked as ``string()`` checks it).
-    mutating func skipString() throws {
-        offset += try count()
-    }
-
-    /// Moves past what ``optionalString()`` reads.
-    mutating func skipOptionalString() throws {
-        if try bool() { try skipString() }
-    }
-
-    /// Moves past what ``strings()`` reads.
-    mutating func skipStrings() throws {
-        for _ in 0..<(try count()) { try skipString() }
-    }
-
-    /// Moves past what ``optionalInt()`` reads.
-    mutating func skipOptionalInt() throws {
-        if try bool() { _ = try int() }
-    }
-
     /// Calls `body` with a string's bytes, where they stand in the record: read through a
     /// pointer, not a slice of the array, which retained it for each of the many strings of a
     /// large vault's record.
@@ -172,16 +146,6 @@ struct RecordReader {
         let start = offset
         offset += length
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
-    }
-
-    /// A string, `shared` itself when it has the same bytes: no second copy of a text a record
-    /// holds twice (a guide's ID is its index entry's, and its base path too, most often).
-    mutating func string(sharing shared: String) throws -> String {
-        try withStringBytes { read in
-            var shared = shared
-            if shared.withUTF8({ $0.hasSameBytes(as: read) }) { return shared }
-            return String(decoding: read, as: UTF8.self)
-        }
     }
 
     mutating func optionalString() throws -> String? { try bool() ? try string() : nil }

@@ -62,7 +62,7 @@ extension Compiler {
                 linkSurface: surfaceSHA256, program: program, bundleFiles: layout.documentSHA256s,
                 previousSite: previous?.pageSite, unchangedListings: unchangedListings)
         }
-        /// Writes the record, its notes' entries made by ``noteRecordRuns(_:indexed:parsed:layout:record:)``.
+        /// Writes the record, its notes' entries made by ``noteRecordRuns(_:indexed:parsed:layout:)``.
         @Sendable func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
             guard let runs, let program, let surfaceSHA256 else { return }
             let record = NoteRecord(
@@ -82,7 +82,7 @@ extension Compiler {
                 let manifest = try bundle.writeManifest(of: layout, into: sink)
                 try writeRecord(
                     recording && program != nil && surfaceSHA256 != nil
-                        ? noteRecordRuns(vault, indexed: indexed, parsed: parsed, layout: layout, record: previous)
+                        ? noteRecordRuns(vault, indexed: indexed, parsed: parsed, layout: layout)
                         : nil,
                     pageSite: pageSite)
                 return manifest
@@ -102,10 +102,9 @@ extension Compiler {
     }
 
     /// The note record's entries in runs (all of the record but its first bytes, which hold the
-    /// site's inputs), an entry that holds as the previous record's copied from its bytes.
+    /// site's inputs).
     private func noteRecordRuns(
-        _ vault: BuiltVault, indexed: IndexedVault, parsed: ParsedVault, layout: BundleWriter.Layout,
-        record previous: NoteRecord?
+        _ vault: BuiltVault, indexed: IndexedVault, parsed: ParsedVault, layout: BundleWriter.Layout
     ) -> [[UInt8]] {
         let (notes, documents, documentPlaces, built): ([ParsedNote], [Document], [Int], [Compiler.Built]) = (
             indexed.notes, vault.documents, vault.documentPlaces, vault.built
@@ -113,7 +112,6 @@ extension Compiler {
         let (fileStamps, parseDiagnostics, settled, currentHashes) = (
             parsed.stamps, parsed.guideDiagnostics, parsed.settled, parsed.hashes
         )
-        let recordedNotes = indexed.keeping ? previous?.notes ?? [] : []
         // Each guide's document, by its note's place: its index entry is copied out only
         // for a guide built again.
         var guideOffsets = [Int?](repeating: nil, count: notes.count)
@@ -136,22 +134,7 @@ extension Compiler {
             else { return nil }
             return kept.guide
         }
-        /// Whether the record's entry for the note is its entry now, byte for byte: the same
-        /// path, settled stamp and content hash, and the guide kept from it, or no guide.
-        @Sendable func asRecorded(_ noteIndex: Int) -> Bool {
-            guard noteIndex < recordedNotes.count, let recordedStamp = recordedNotes[noteIndex].stamp,
-                stamp(noteIndex) == recordedStamp,
-                recordedNotes[noteIndex].sha256.hasSameBytes(as: currentHashes[noteIndex]),
-                recordedNotes[noteIndex].path.hasSameBytes(as: notes[noteIndex].path)
-            else { return false }
-            guard notes[noteIndex].kind == .guide, let offset = guides[noteIndex], offset < layout.documentCount
-            else { return recordedNotes[noteIndex].guide == nil }
-            guard let recordedGuide = recordedNotes[noteIndex].guide else { return false }
-            return keptGuide(noteIndex, document: offset) === recordedGuide
-        }
-        return NoteRecord.encodedRuns(
-            count: notes.count, reusing: previous, asRecorded: asRecorded
-        ) { noteIndex -> NoteRecord.Entry in
+        return NoteRecord.encodedRuns(count: notes.count) { noteIndex -> NoteRecord.Entry in
             let note = notes[noteIndex]
             var entry = NoteRecord.Entry(path: note.path, stamp: stamp(noteIndex), sha256: currentHashes[noteIndex])
             if note.kind == .guide, let offset = guides[noteIndex], offset < layout.documentCount {
