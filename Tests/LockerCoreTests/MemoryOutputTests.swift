@@ -1,0 +1,76 @@
+import Foundation
+import LockerKit
+import Testing
+
+@testable import LockerCore
+
+/// A ``MemoryOutput`` made over another is that build's output as a folder would be: it keeps a
+/// file only when it is the same bytes or was made from the same inputs, and carries what a kept
+/// file was made from to the next build.
+@Suite struct MemoryOutputTests {
+    private static func file(_ path: String, _ text: String) -> OutputFile {
+        OutputFile(path: path, data: Data(text.utf8))
+    }
+
+    @Test func aFileIsKeptOnlyWhenItIsTheSameBytesOrMadeFromTheSameInputs() throws {
+        let first = MemoryOutput(over: nil)
+        #expect(first.recordsInputs)
+        try first.write(Self.file("bundles/a.json", "{}"), sha256: ContentHash.sha256Hex(Data("{}".utf8)))
+        // Written without its hash: hashed when asked.
+        try first.write(Self.file("bundles/b.json", "[]"))
+        try first.write(Self.file("site/a/index.html", "<p>a</p>"), sha256: nil, inputs: "inputs-a")
+        try first.write(Self.file("site/b/index.html", "<p>b</p>"))
+        try first.writeUnhashed(Self.file(".locker-notes", "record"))
+        // The record is the build's own: the next build reads it, nobody is served it.
+        #expect(
+            first.files.map(\.path) == ["bundles/a.json", "bundles/b.json", "site/a/index.html", "site/b/index.html"])
+        #expect(first.previousFile(".locker-notes") == nil)
+
+        let second = MemoryOutput(over: first)
+        #expect(second.previousFile(".locker-notes") == Array("record".utf8))
+        #expect(second.previousFile("bundles/missing.json") == nil)
+        #expect(try second.keep("bundles/a.json", if: .bytes(sha256: ContentHash.sha256Hex(Data("{}".utf8)))))
+        #expect(try second.keep("bundles/b.json", if: .bytes(sha256: ContentHash.sha256Hex(Data("[]".utf8)))))
+        #expect(try !second.keep("bundles/a.json", if: .bytes(sha256: ContentHash.sha256Hex(Data("{ }".utf8)))))
+        #expect(try !second.keep("bundles/missing.json", if: .bytes(sha256: "")))
+        #expect(try !second.keep("site/a/index.html", if: .inputs("inputs-b")))
+        #expect(try second.keep("site/a/index.html", if: .inputs("inputs-a")))
+        // A page written without inputs has none to be kept by.
+        #expect(try !second.keep("site/b/index.html", if: .recordedInputs))
+        #expect(second.kept == ["bundles/a.json", "bundles/b.json", "site/a/index.html"])
+        #expect(second.files.map(\.data) == [Data("{}".utf8), Data("[]".utf8), Data("<p>a</p>".utf8)])
+
+        // What a kept page was made from goes on to the build after: a build that keeps it by
+        // whatever inputs it was recorded with keeps it again.
+        let third = MemoryOutput(over: second)
+        #expect(try third.keep("site/a/index.html", if: .recordedInputs))
+        // The record of the build before last is not the last build's: it wrote none.
+        #expect(third.previousFile(".locker-notes") == nil)
+    }
+
+    @Test func anOutputOverNothingRecordsAndOneForATestDoesNot() throws {
+        #expect(MemoryOutput(over: nil).recordsInputs)
+        let plain = MemoryOutput()
+        #expect(!plain.recordsInputs)
+        #expect(try !plain.keep("a", if: .recordedInputs))
+        #expect(plain.kept.isEmpty)
+    }
+
+    /// A failed build leaves the last good output to the next: the next keeps from it, not from
+    /// the failed one.
+    @Test func aFailedBuildLeavesTheLastGoodOutputToTheNext() throws {
+        let vault = try TestVault(["a.md": "# A\n\nText.\n", "b.md": "# B\n\nMore.\n"])
+        defer { vault.remove() }
+        let builds = MemoryBuilds()
+        let compiler = Compiler(vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        let (first, firstOutput) = try builds.build(compiler)
+        #expect(!first.failed && firstOutput.kept.isEmpty)
+        try vault.write("b.md", Data("---\nid: [\n---\n# B\n".utf8))
+        let (failed, failedOutput) = try builds.build(compiler)
+        #expect(failed.failed && failedOutput.files.isEmpty)
+        try vault.write("b.md", Data("# B\n\nMore.\n".utf8))
+        let (again, output) = try builds.build(compiler)
+        #expect(again.keptGuides == ["a", "b"])
+        #expect(output.kept.contains("site/guides/a/index.html"))
+    }
+}
