@@ -17,7 +17,7 @@ struct DocumentBuilder {
     private var rootIndex = 0
     private(set) var diagnostics: [Diagnostic] = []
     /// The notes read since the builder was made (by index), and the vault files embedded:
-    /// what the result depends on besides the vault's shape (see ``BuildTrace``).
+    /// what the result depends on besides the vault's shape (see ``Compiler/keptGuides(notes:hashes:record:assets:)``).
     private(set) var reads: Set<Int> = []
     private(set) var assetUses: Set<AssetUse> = []
     /// Set when an expansion below the current root embed hits a cycle or the depth limit.

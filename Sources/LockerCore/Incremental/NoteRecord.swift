@@ -14,7 +14,7 @@ import LockerKit
 /// The record holds for a build only when the program, the settings and the vault's shape
 /// (``LinkSurface``: every note's path, kind, ID, locale and aliases) are those it was written
 /// under; a guide is kept only when its note and every note it read have their recorded hashes,
-/// and every vault file it embeds its recorded state (``BuildTrace``), so the output is the clean
+/// and every vault file it embeds its recorded state (``Compiler/keptGuides(notes:hashes:record:assets:)``), so the output is the clean
 /// build's, byte for byte. `locker serve` keeps its record in memory (``MemoryBuilds``).
 struct NoteRecord: Sendable {
     /// The record's file in the output folder; listed in the marker like any file of the build,
@@ -321,4 +321,12 @@ struct NoteRecord: Sendable {
                 hint: try reader.optionalString())
         }
     }
+}
+
+/// A vault file a document embeds: in the bundle, or on its page alone.
+struct AssetUse: Sendable, Hashable {
+    var path: String
+    var bundled: Bool
+    /// The content hash, or why the file could not be read.
+    var state: String
 }

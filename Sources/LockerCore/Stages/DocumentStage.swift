@@ -166,8 +166,9 @@ extension Compiler {
     static let fewLinkedNotes = 8
 
     /// Which guides the previous build's record keeps, by place: those whose note and every note
-    /// they read have their recorded hashes (the same trace a result built in memory is kept by,
-    /// ``BuildTrace``), and every vault file they embed its recorded state.
+    /// they read have their recorded hashes, and every vault file they embed its recorded state.
+    /// Nothing else a guide is made from can have changed: the program, the settings and the
+    /// vault's shape are the record's, or it is not used.
     static func keptGuides(
         notes: [ParsedNote], hashes: [String], record: [NoteRecord.Entry], assets: AssetCatalog
     ) -> [NoteRecord.KeptGuide?] {
@@ -175,10 +176,14 @@ extension Compiler {
             guard place < record.count, let guide = record[place].guide, notes[place].kind == .guide,
                 record[place].path == notes[place].path
             else { return nil }
-            // The record's places are checked when it is read: each is one of its notes.
-            let reads = ([place] + guide.reads).map { ($0, $0 < record.count ? record[$0].sha256 : "") }
-            let trace = BuildTrace(notes: reads, assets: guide.assets)
-            return trace.holds(hashes: hashes, assets: assets) ? guide : nil
+            // The record's places are checked when it is read: each is one of its notes. Hashes
+            // are compared as bytes: a Swift string ignores Unicode normalisation.
+            for read in [place] + guide.reads
+            where read >= hashes.count || !hashes[read].hasSameBytes(as: record[read].sha256) {
+                return nil
+            }
+            // Each file is looked up again, which also counts it as used by this build.
+            return guide.assets.allSatisfy { assets.use($0.path, bundled: $0.bundled) == $0.state } ? guide : nil
         }
     }
 
