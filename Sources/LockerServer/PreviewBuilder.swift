@@ -49,10 +49,13 @@ struct PreviewBuilder: Sendable {
             site = PreviewSite(
                 files: output.written, problems: problems, summary: summary, failed: false, generation: generation)
             // The files unsorted: the preview looks them up by path.
-            let rebuilt = compilation.builtDocuments
+            // Checklists, decks and landing pages are always built; a guide is kept when nothing
+            // it was made from changed.
+            let (built, kept) = (compilation.builtDocuments, compilation.keptGuides.count)
             status =
                 "Built \(compilation.sitePageCount) pages in \(milliseconds) ms"
-                + (previous == nil ? "." : " (\(rebuilt) \(rebuilt == 1 ? "document" : "documents") rebuilt).")
+                + (previous == nil
+                    ? "." : " (\(built) \(built == 1 ? "document" : "documents") built again, \(kept) kept).")
         }
         if let previous, site.serves(sameAs: previous) {
             // Nothing a page shows changed (a save without an edit): no reload.

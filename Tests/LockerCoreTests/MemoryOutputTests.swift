@@ -24,7 +24,6 @@ import Testing
         // The record is the build's own: the next build reads it, nobody is served it.
         #expect(
             first.files.map(\.path) == ["bundles/a.json", "bundles/b.json", "site/a/index.html", "site/b/index.html"])
-        #expect(first.previousFile(".locker-notes") == nil)
 
         let second = MemoryOutput(over: first)
         #expect(second.previousFile(".locker-notes") == Array("record".utf8))
@@ -34,6 +33,11 @@ import Testing
         #expect(try !second.keep("bundles/a.json", if: .bytes(sha256: ContentHash.sha256Hex(Data("{ }".utf8)))))
         #expect(try !second.keep("bundles/missing.json", if: .bytes(sha256: "")))
         #expect(try !second.keep("site/a/index.html", if: .inputs("inputs-b")))
+        // Kept for its bytes, a file is kept with no inputs, as a folder keeps it.
+        let bytesOnly = MemoryOutput(over: first)
+        let page = ContentHash.sha256Hex(Data("<p>a</p>".utf8))
+        #expect(try bytesOnly.keep("site/a/index.html", if: .bytes(sha256: page)))
+        #expect(try !MemoryOutput(over: bytesOnly).keep("site/a/index.html", if: .recordedInputs))
         #expect(try second.keep("site/a/index.html", if: .inputs("inputs-a")))
         // A page written without inputs has none to be kept by.
         #expect(try !second.keep("site/b/index.html", if: .recordedInputs))
@@ -72,5 +76,55 @@ import Testing
         let (again, output) = try builds.build(compiler)
         #expect(again.keptGuides == ["a", "b"])
         #expect(output.kept.contains("site/guides/a/index.html"))
+    }
+
+    /// The last good output lets the build before it go: a server holds one build, not a chain.
+    @Test func theLastGoodOutputDoesNotHoldTheBuildBeforeIt() throws {
+        let vault = try TestVault(["a.md": "# A\n\nText.\n", "b.md": "# B\n\nMore.\n"])
+        defer { vault.remove() }
+        let builds = MemoryBuilds()
+        let compiler = Compiler(vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        _ = try builds.build(compiler)
+        try vault.write("a.md", Data("# A\n\nText, edited.\n".utf8))
+        let (second, output) = try builds.build(compiler)
+        #expect(second.keptGuides == ["b"])
+        #expect(output.previousFile(NoteRecord.fileName) == nil)
+        #expect(output.previousFile("site/guides/b/index.html") == nil)
+    }
+
+    /// A guide saved again unchanged is kept, and a checklist, which is always built, is the only
+    /// document built again.
+    @Test func anUnchangedGuideIsKeptAndOnlyChecklistsAreBuiltAgain() throws {
+        let vault = try TestVault([
+            "a.md": "# A\n\nText.\n", "list.md": "---\ntype: checklist\n---\n\n## Deck\n\n- [ ] Vests\n",
+        ])
+        defer { vault.remove() }
+        let builds = MemoryBuilds()
+        let compiler = Compiler(vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(try builds.build(compiler).0.builtDocuments == 2)
+        try vault.write("a.md", Data("# A\n\nText.\n".utf8))
+        let (again, _) = try builds.build(compiler)
+        #expect(again.keptGuides == ["a"])
+        #expect(again.builtDocuments == 1)
+    }
+
+    /// Trusting settled stamps, a build takes the stamps its fingerprint took, as `serve` does: a
+    /// note saved between the two is kept unread by its earlier stamp, and the next build sees
+    /// the save.
+    @Test func aNoteWhoseStampIsUnchangedIsNotReadAgain() throws {
+        let vault = try TestVault(["a.md": "# A\n\nText.\n", "b.md": "# B\n\nMore.\n"])
+        defer { vault.remove() }
+        let builds = MemoryBuilds()
+        var compiler = Compiler(vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        compiler.settlingTime = -1
+        _ = try builds.build(compiler)
+        let fingerprint = BuildFingerprint(compiler: compiler, settings: [])
+        try vault.write("b.md", Data("# B\n\nMore, edited.\n".utf8))
+        let (unread, _) = try builds.build(compiler, taking: fingerprint)
+        #expect(unread.keptGuides == ["a", "b"])
+        let (next, output) = try builds.build(compiler)
+        #expect(next.keptGuides == ["a"])
+        let page = try #require(output.files.first { $0.path == "site/guides/b/index.html" })
+        #expect(String(decoding: page.data, as: UTF8.self).contains("More, edited."))
     }
 }

@@ -429,6 +429,14 @@ import Testing
         // Read back and written again, it is the same bytes.
         #expect([UInt8](read.encoded) == bytes)
 
+        // A count of notes far beyond the bytes is refused before anything is made for them.
+        var huge = RecordWriter()
+        for text in ["p", "", "s", ""] { huge.write(text) }
+        huge.write(UInt64(0))
+        huge.write(UInt64(Int32.max))
+        huge.write(UInt64(0))
+        #expect(NoteRecord(bytes: Array(NoteRecord.format.utf8) + huge.bytes) == nil)
+
         // A guide that read a note the record does not have (a place past the end, or before it).
         for place in [2, -1] {
             var wrong = record

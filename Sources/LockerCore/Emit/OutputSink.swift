@@ -190,8 +190,8 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
     }
 
     private var collected: [Entry] = []
-    /// The previous build's files, by path.
-    private let previous: [String: Entry]
+    /// The previous build's files, by path, until the build is done (``letPreviousGo()``).
+    private var previous: [String: Entry]
     private let lock = NSLock()
     public let recordsInputs: Bool
     private var keptPaths: [String] = []
@@ -230,9 +230,12 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
     }
 
     public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
-        guard let entry = previous[path] else { return false }
+        guard var entry = lock.withLock({ previous[path] }) else { return false }
         switch unchanged {
-        case .bytes(let sha256): guard (entry.sha256 ?? entry.file.sha256Hex) == sha256 else { return false }
+        case .bytes(let sha256):
+            guard (entry.sha256 ?? entry.file.sha256Hex) == sha256 else { return false }
+            // Kept for its bytes, as a folder keeps it: with no inputs recorded.
+            entry.inputs = nil
         case .inputs(let inputs): guard entry.inputs == inputs else { return false }
         case .recordedInputs: guard entry.inputs != nil else { return false }
         }
@@ -243,7 +246,15 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
         return true
     }
 
-    public func previousFile(_ path: String) -> [UInt8]? { previous[path].map { [UInt8]($0.file.data) } }
+    public func previousFile(_ path: String) -> [UInt8]? {
+        lock.withLock { previous[path] }.map { [UInt8]($0.file.data) }
+    }
+
+    /// Lets the previous build's files go once this build is done: the next build is made over
+    /// this one, which must not hold the one before it.
+    public func letPreviousGo() {
+        lock.withLock { previous = [:] }
+    }
 
     /// The paths of the files kept from the previous build, sorted.
     public var kept: [String] {
@@ -280,6 +291,7 @@ public final class MemoryBuilds: @unchecked Sendable {
         -> (Compilation, MemoryOutput)
     {
         let output = MemoryOutput(over: lock.withLock { last })
+        defer { output.letPreviousGo() }
         let compilation = try compiler.compile(into: output, taking: fingerprint)
         if !compilation.failed { lock.withLock { last = output } }
         return (compilation, output)

@@ -190,10 +190,12 @@ struct NoteRecord: Sendable {
                     path: try reader.string(), kind: "index", locale: try reader.optionalString(), id: nil,
                     lists: try reader.optionalString(), sha256: try reader.string(), size: try reader.int())
             }
+            // Every entry takes a byte at least: no more of them than the bytes left.
+            let count = try reader.count()
             // Bounded so that no sum of them overflows.
-            let count = try reader.count(atMost: Int(Int32.max))
             let lengths = try reader.list { try $0.count(atMost: Int(Int32.max)) }
             // The runs as ``encodedRuns(count:entry:)`` cuts them, each to the end of the bytes.
+            guard lengths.count == (count + Self.runLength - 1) / Self.runLength else { return nil }
             let places = Compiler.runs(of: count, length: Self.runLength)
             var start = reader.bytesRead
             let runs = lengths.map { length in
