@@ -91,7 +91,8 @@ import Testing
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("a b"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stamp = try OutputWriter.writeFile(Data("one".utf8), to: folder.path + "/a b/file.json")
+        let stamp = try OutputWriter.writeFile(
+            OutputFile(path: "a b/file.json", data: Data("one".utf8)), to: folder.path + "/a b/file.json")
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
         try #require(descriptor >= 0)
         defer { close(descriptor) }

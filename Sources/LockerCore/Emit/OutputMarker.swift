@@ -93,13 +93,20 @@ struct OutputMarker: Sendable {
     init(_ data: Data) { self.init(bytes: [UInt8](data)) }
 
     /// The marker in the output folder `output` (see ``init(bytes:recordOnly:)``); nil when there
-    /// is none that can be read.
+    /// is none that can be read. For its record alone, its first 64 KiB are read, and the rest
+    /// only when the record runs on.
     init?(in output: URL, recordOnly: Bool = false) {
-        guard let bytes = try? FileBytes.contents(of: output.appendingPathComponent(OutputWriter.marker).path) else {
-            return nil
+        let path = output.appendingPathComponent(OutputWriter.marker).path
+        if recordOnly, let handle = FileHandle(forReadingAtPath: path),
+            let head = try? handle.read(upToCount: 1 << 16), head.count < 1 << 16 || head.count { $0 == 10 } > 2
+        {
+            self.init(bytes: [UInt8](head), recordOnly: true)
+            return
         }
+        guard let bytes = try? FileBytes.contents(of: path) else { return nil }
         self.init(bytes: bytes, recordOnly: recordOnly)
     }
+
     /// The marker's text.
     var text: Data {
         var text = Self.heading + Self.formatLine + "\n"
@@ -108,7 +115,6 @@ struct OutputMarker: Sendable {
         if let record, let json = try? encoder.encode(record) {
             text += Self.recordPrefix + String(decoding: json, as: UTF8.self) + "\n"
         }
-        text.reserveCapacity(files.count * 160)
         let paths = Array(files.keys)
         for offset in paths.utf8SortedOffsets() {
             let path = paths[offset]
@@ -120,7 +126,7 @@ struct OutputMarker: Sendable {
             text += path
             text += "\n"
         }
-        return Data(text.utf8)
+        return text.withUTF8 { Data($0) }
     }
 
     /// The files that are no longer the ones the marker lists, by their stamps (size, inode,

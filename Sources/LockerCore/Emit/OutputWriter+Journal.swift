@@ -22,7 +22,9 @@ extension OutputWriter {
         /// apply of the journal.
         var newMarkerStamp: String?
         /// `[removal, new file]` pairs whose paths differ only in case (or width, or accents): on
-        /// a file system that ignores the difference they may be one file, which must stay.
+        /// a file system that ignores the difference they may be one file (a note renamed from
+        /// `guide.md` to `Guide.md`), which must stay. A kept file has no such twin: the previous
+        /// build could not have written both spellings.
         var twins: [[String]] = []
 
         static let file = ".locker-journal"

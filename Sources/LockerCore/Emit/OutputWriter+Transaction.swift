@@ -25,7 +25,8 @@ extension OutputWriter {
         /// The previous build's files that are still the ones it wrote, as the transaction began;
         /// empty for a first build.
         private let previous: [String: OutputMarker.Entry]
-        /// Every file the previous build's marker lists: what the commit removes unless written.
+        /// Every file the previous build's marker lists: what the commit removes unless this build
+        /// has it.
         private let listed: Dictionary<String, OutputMarker.Entry>.Keys
         /// Where new files wait for the commit: the staging folder, or the scratch folder.
         private let folder: String
@@ -53,13 +54,10 @@ extension OutputWriter {
             self.files = Dictionary(minimumCapacity: files.count)
             self.lock = lock
             let token = UUID().uuidString.prefix(8)
-            if previous == nil {
-                scratch = nil
-                folder = output.deletingLastPathComponent().path + "/.\(output.lastPathComponent).staging-\(token)"
-            } else {
-                scratch = Journal.scratchPrefix + token
-                folder = output.path + "/" + Journal.scratchPrefix + token
-            }
+            scratch = previous == nil ? nil : Journal.scratchPrefix + token
+            folder =
+                scratch.map { output.path + "/" + $0 }
+                ?? output.deletingLastPathComponent().path + "/.\(output.lastPathComponent).staging-\(token)"
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
@@ -140,8 +138,9 @@ extension OutputWriter {
         func prepare(record: BuildRecord?) throws -> Journal? {
             let (files, written) = state.withLock { (self.files, self.written) }
             do {
-                let stamp = try OutputWriter.writeFile(
-                    OutputMarker(files: files, record: record).text, to: folder + "/" + OutputWriter.marker)
+                let marker = OutputFile(
+                    path: OutputWriter.marker, data: OutputMarker(files: files, record: record).text)
+                let stamp = try OutputWriter.writeFile(marker, to: folder + "/" + marker.path)
                 OutputWriter.flush(folder)
                 guard let scratch else {
                     guard rename(folder, output) == 0 else { throw OutputWriter.failure("cannot write \(output)") }
@@ -153,7 +152,7 @@ extension OutputWriter {
                         [scratch + "/" + $0, $0]
                     },
                     removals: removals, newMarker: scratch + "/" + OutputWriter.marker, newMarkerStamp: stamp,
-                    twins: Journal.twins(of: removals, among: files.keys))
+                    twins: Journal.twins(of: removals, among: written))
                 try journal.save(in: URL(fileURLWithPath: output))
                 return journal
             } catch {

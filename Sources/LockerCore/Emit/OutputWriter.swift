@@ -127,17 +127,12 @@ public enum OutputWriter {
         return FileStamp(status).contentText
     }
 
-    @discardableResult
-    static func writeFile(_ data: Data, to path: String, sync: Bool = false) throws -> String {
-        try writeFile(OutputFile(path: path, data: data), to: path, sync: sync)
-    }
-
     /// Replaces the file at `path` with `data` in one step: a temporary file beside it, renamed.
     static func replaceFile(_ data: Data, at path: String, sync: Bool = false) throws {
         let temporary = path + ".locker-new"
         unlink(temporary)
         do {
-            try writeFile(data, to: temporary, sync: sync)
+            try writeFile(OutputFile(path: path, data: data), to: temporary, sync: sync)
             guard rename(temporary, path) == 0 else { throw failure("cannot write \(path)") }
         } catch {
             unlink(temporary)
