@@ -85,6 +85,22 @@ import Testing
         #expect(broken.record == nil && broken.files == ["x.json": Entry(sha256: "c")])
     }
 
+    /// The record is read from the marker's head, and from the whole marker when it runs past it.
+    @Test(arguments: [10, 100_000]) func aMarkersRecordIsReadAlone(reportLength: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = BuildRecord(
+            fingerprint: BuildFingerprint(hex: "ab12"), report: String(repeating: "w", count: reportLength), summary: ""
+        )
+        let files = Dictionary(uniqueKeysWithValues: (0..<2000).map { ("site/\($0).html", Entry(sha256: "\($0)")) })
+        try OutputMarker(files: files, record: record).text.write(
+            to: folder.appendingPathComponent(OutputWriter.marker))
+        let head = try #require(OutputMarker(in: folder, recordOnly: true))
+        #expect(head.record == record && head.files.isEmpty)
+        #expect(OutputMarker(in: folder)?.files == files)
+    }
+
     /// A file is intact while it is the regular file with the stamp the marker lists.
     @Test func aFileIsIntactUntilItChanges() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-marker-\(UUID().uuidString)")
