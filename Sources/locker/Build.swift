@@ -137,8 +137,6 @@ struct Build: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let signingKeys = try Self.signingKeys(files: signKeys, environment: environment)
-        // The previous build's marker and note record are read while the vault is walked.
-        let prefetched = OutputPrefetch(output: output)
         let progress = ProgressLine(timings: timings)
         var compiler = Compiler(
             vault: options.url, strict: options.strict, skipping: [output],
@@ -160,7 +158,7 @@ struct Build: ParsableCommand {
         // Problems go to standard output, as `check` prints them; under --format json that stream
         // holds the JSON document alone, and what the build did goes to standard error.
         let said = format == .json ? FileHandle.standardError : FileHandle.standardOutput
-        if let record = OutputWriter.upToDate(output, fingerprint: fingerprint, prefetched: prefetched) {
+        if let record = OutputWriter.upToDate(output, fingerprint: fingerprint) {
             progress.finish()
             FileHandle.standardOutput.write(Data(record.report.utf8))
             said.write(Data(("Up to date. " + record.summary).utf8))
@@ -172,7 +170,7 @@ struct Build: ParsableCommand {
         let interrupts = Interrupts()
         defer { interrupts.stop() }
         let transaction = try interrupts.holding {
-            let transaction = try OutputWriter.begin(replacing: output, prefetched: prefetched)
+            let transaction = try OutputWriter.begin(replacing: output)
             interrupts.onInterrupt { transaction.discard() }
             return transaction
         }
@@ -236,7 +234,7 @@ struct Build: ParsableCommand {
         said.write(Data(summary.utf8))
         // The output is whole: an interrupt from here on has nothing to undo.
         interrupts.stop()
-        exitKeeping(compilation, fingerprint, transaction, prefetched, status: 0)
+        exitKeeping(compilation, fingerprint, transaction, status: 0)
     }
 }
 
@@ -286,7 +284,9 @@ final class Interrupts: @unchecked Sendable {
     }
 
     /// What an interrupt does from now on, and what it tells the user happened to the output.
-    func onInterrupt(saying outcome: String = "the output folder is unchanged", _ cleanUp: @escaping @Sendable () -> Void) {
+    func onInterrupt(
+        saying outcome: String = "the output folder is unchanged", _ cleanUp: @escaping @Sendable () -> Void
+    ) {
         lock.lock()
         self.cleanUp = cleanUp
         self.outcome = outcome

@@ -119,30 +119,18 @@ import Testing
         #expect(throws: RecordReader.Damaged.self) { try backwards.string() }
     }
 
-    /// The record read ahead (``OutputPrefetch``) is taken only while it is the file the
-    /// previous build wrote: replaced since it was read, or replaced before (so that it is not
-    /// the file the marker lists), it is read again by the build, which finds it unusable.
-    @Test func aRecordReadAheadIsTakenOnlyWhileItIsTheFileThePreviousBuildWrote() throws {
+    /// The record is taken only while it is the file the previous build wrote: replaced since
+    /// (by the same bytes, in one rename), it is not.
+    @Test func aRecordIsTakenOnlyWhileItIsTheFileThePreviousBuildWrote() throws {
         try Self.withBuiltRecord { _, output, path, bytes in
-            let prefetched = OutputPrefetch(output: output)
-            let read = try #require(prefetched.file(NoteRecord.fileName))
-            #expect(read == bytes)
             do {
                 // Released at the end of the block, with the output's lock.
-                let update = try OutputWriter.begin(replacing: output, prefetched: prefetched)
+                let update = try OutputWriter.begin(replacing: output)
                 #expect(update.previousFile(NoteRecord.fileName) == bytes)
                 update.discard()
             }
-
-            // Replaced after it was read: not taken.
-            let early = OutputPrefetch(output: output)
-            #expect(early.file(NoteRecord.fileName) != nil)
             try OutputWriter.replaceFile(Data(bytes), at: path)
-            #expect(early.file(NoteRecord.fileName) == nil)
-            // Read after it was replaced: the file in place, but not the one the marker lists.
-            let late = OutputPrefetch(output: output)
-            #expect(late.file(NoteRecord.fileName) != nil)
-            let next = try OutputWriter.begin(replacing: output, prefetched: late)
+            let next = try OutputWriter.begin(replacing: output)
             #expect(next.previousFile(NoteRecord.fileName) == nil)
             next.discard()
         }
@@ -164,18 +152,16 @@ import Testing
         try body(vault, output, path, try FileBytes.contents(of: path))
     }
 
-    /// The record is written without a hash: its marker line has `-` for one, and a build that
-    /// did not read it ahead reads it between two looks at its stamp, both the marker's. Changed
-    /// in place since the build, it is not taken.
+    /// The record is written without a hash: its marker line has `-` for one, and the next build
+    /// reads it between two looks at its stamp, both the marker's. Changed in place since the
+    /// build, it is not taken.
     @Test func theRecordIsWrittenUnhashedAndReadBackByItsStamp() throws {
         try Self.withBuiltRecord { vault, output, path, bytes in
-            let marker = try #require(try OutputWriter.previousFiles(of: output))
+            let marker = try #require(try OutputWriter.previousFiles(of: output)).files
             #expect(marker[NoteRecord.fileName]?.sha256 == "-")
             #expect(marker[NoteRecord.fileName]?.stamp != nil)
             // Every other file has its hash.
-            #expect(marker.paths.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
-            let line = try #require(marker.index(of: NoteRecord.fileName))
-            #expect(OutputWriter.previousFile(at: line, of: marker, in: output) == bytes)
+            #expect(marker.keys.filter { marker[$0]?.sha256.utf8.count != 64 } == [NoteRecord.fileName])
             do {
                 let update = try OutputWriter.begin(replacing: output)
                 #expect(update.previousFile(NoteRecord.fileName) == bytes)
@@ -186,7 +172,6 @@ import Testing
             try handle.write(contentsOf: Data(bytes))
             try handle.close()
             #expect(try FileBytes.contents(of: path) == bytes)
-            #expect(OutputWriter.previousFile(at: line, of: marker, in: output) == nil)
             do {
                 // Released at the end of the block, with the output's lock.
                 let next = try OutputWriter.begin(replacing: output)
@@ -195,7 +180,7 @@ import Testing
             }
             // A rebuild in place writes it unhashed too.
             _ = try Self.rebuild(vault, output)
-            #expect(try OutputWriter.previousFiles(of: output)?[NoteRecord.fileName]?.sha256 == "-")
+            #expect(try OutputWriter.previousFiles(of: output)?.files[NoteRecord.fileName]?.sha256 == "-")
         }
     }
 

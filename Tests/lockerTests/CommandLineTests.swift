@@ -430,7 +430,7 @@ struct Workspace {
             let scratch = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])
                 .filter { $0.hasPrefix(".locker-tmp-") }
             return scratch.contains {
-                ((try? FileManager.default.contentsOfDirectory(atPath: out + "/" + $0)) ?? []).count > 100
+                ((try? FileManager.default.subpathsOfDirectory(atPath: out + "/" + $0)) ?? []).count > 100
             }
         }
         #expect(try Self.interruptedBuild(in: workspace, once: writing) == 130)

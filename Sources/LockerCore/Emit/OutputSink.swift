@@ -103,30 +103,27 @@ public struct OutputFile: Sendable, Hashable {
 }
 
 /// Where a build's files go as they are made, so that no build holds its whole output in memory:
-/// a staging folder for `locker build` (``OutputWriter/Staging``), memory for tests (``MemoryOutput``).
+/// the output folder for `locker build` (``OutputWriter/Transaction``), memory for tests and
+/// `serve` (``MemoryOutput``).
 public protocol OutputSink: Sendable {
-    /// Takes one file whose SHA-256 (lowercase hex) the caller may know already, so that the
-    /// sink need not hash it again, with what it was made from when the build worked it out (for
-    /// the next build's ``keep(_:if:)``). Called from several threads at once, once per path.
+    /// Takes one file, with its SHA-256 (lowercase hex) when the caller knows it already and what
+    /// it was made from when the build worked it out (for the next build's ``keep(_:if:)``).
+    /// Called from several threads at once, once per path.
     func write(_ file: OutputFile, sha256: String?, inputs: String?) throws
 
-    /// Takes a file of the build's own that the next build reads back, checking it by its own
-    /// format and trusting it by its stamp, as every kept file is (the ``NoteRecord``): not hashed,
-    /// so its marker line has no SHA-256 (`-`), and always written, never kept, as such a file
-    /// changes with every build. Hashing the record was a measurable part of every rebuild.
+    /// Takes a file of the build's own that the next build reads back and checks by its own
+    /// format (the ``NoteRecord``): not hashed, and always written, never kept.
     func writeUnhashed(_ file: OutputFile) throws
 
-    /// Whether the sink records what files were made from, for the next build, and may take
-    /// files from the previous one (``keep(_:if:)``): whether working out inputs is worth it.
+    /// Whether the sink records what files were made from and may take files from the previous
+    /// build (``keep(_:if:)``): whether working out inputs is worth it.
     var recordsInputs: Bool { get }
 
     /// Takes the file at `path` from the previous build, without its bytes at hand, when it is
-    /// still the file that build wrote and `unchanged` holds of it; false when it must be made
-    /// and written.
+    /// still the file that build wrote and `unchanged` holds of it; false when it must be made.
     func keep(_ path: String, if unchanged: Unchanged) throws -> Bool
 
-    /// The bytes of the file the previous build wrote at `path`, when it is still that file: what
-    /// the build reads its ``NoteRecord`` from.
+    /// The bytes of the file the previous build wrote at `path`, when it is still that file.
     func previousFile(_ path: String) -> [UInt8]?
 }
 
@@ -142,11 +139,11 @@ public enum Unchanged: Sendable {
 }
 
 /// A build's output being written: files from any thread, then ``commit(record:)`` once, or
-/// ``discard()``; until the commit, the output folder is the previous build.
+/// ``discard()``; until the commit, the output is the previous build.
 public protocol OutputTransaction: OutputSink {
     /// Makes the written files the output, with the record the next build compares with.
     func commit(record: BuildRecord?) throws
-    /// Drops what was written; the output folder stays as it was.
+    /// Drops what was written; the output stays as it was.
     func discard()
     /// How many files ``OutputSink/keep(_:if:)`` took from the previous build for their inputs.
     var reusedCount: Int { get }

@@ -1,10 +1,8 @@
 import Foundation
 
 /// Lets writers in until it is closed; ``close()`` waits for the writers already in, so that
-/// what they wrote can be cleaned up after them.
-///
-/// A build is discarded (Ctrl-C) from one thread while its files are written from others: without
-/// the gate, a file created just after the clean-up would be left behind.
+/// what they wrote can be removed after them: a build is discarded (Ctrl-C) from one thread
+/// while its files are written from others.
 final class WriteGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var inside = 0
@@ -12,27 +10,22 @@ final class WriteGate: @unchecked Sendable {
 
     /// Runs `body` as a writer; throws without running it once the gate is closed.
     func pass<T>(_ body: () throws -> T) throws -> T {
-        condition.lock()
-        guard !closed else {
-            condition.unlock()
-            throw LockerError.io("the build was stopped")
+        try condition.withLock {
+            guard !closed else { throw LockerError.io("the build was stopped") }
+            inside += 1
         }
-        inside += 1
-        condition.unlock()
         defer {
-            condition.lock()
-            inside -= 1
-            if inside == 0 { condition.broadcast() }
-            condition.unlock()
+            condition.withLock { inside -= 1 }
+            condition.broadcast()
         }
         return try body()
     }
 
     /// Closes the gate and returns once no writer is inside.
     func close() {
-        condition.lock()
-        closed = true
-        while inside > 0 { condition.wait() }
-        condition.unlock()
+        condition.withLock {
+            closed = true
+            while inside > 0 { condition.wait() }
+        }
     }
 }
