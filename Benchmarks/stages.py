@@ -15,9 +15,9 @@ import argparse
 import collections
 
 STAGES = [
-    ("survey of the previous build's files", ["OutputSurveyC6output", "OutputSurveyC6survey"]),
+    ("previous build's files checked", ["changedFiles"]),
     ("vault fingerprint", ["BuildFingerprintV8compiler"]),
-    ("marker and record read ahead", ["OutputPrefetch"]),
+    ("marker read", ["previousFiles"]),
     ("arguments", ["parseAsRoot"]),
     ("record decoded", ["NoteRecordV5bytes"]),
     ("notes parsed or stood in for", ["parseNotes"]),
@@ -31,7 +31,7 @@ STAGES = [
     ("record encoded", ["encodedRuns"]),
     ("site tables", ["siteTables"]),
     ("site", ["SiteBuilderV6render"]),
-    ("record's notes gathered", ["entries_SaySays5UInt8VGG4runstSg"]),
+    ("record's notes gathered", ["noteRecordRuns"]),
     ("record written", ["writeRecord"]),
     ("commit", ["commit6record"]),
     ("compiler, between stages", ["CompilerV7compile"]),

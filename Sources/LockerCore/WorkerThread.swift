@@ -4,31 +4,16 @@ import Foundation
     import Glibc
 #endif
 
-/// A thread of its own, for work that runs beside the build from its start to its end (reading
-/// the previous build's files, surveying them) and so must not take one of dispatch's threads,
-/// which the build's parallel work shares.
+/// A thread of its own with a stack of a given size, for the command line's whole run.
 ///
 /// Unlike Foundation's `Thread`, which goes on as if a thread it could not create had started,
-/// it says whether the thread started, so that no one waits for work that will never be done.
+/// it says whether the thread started.
 public enum WorkerThread {
-    /// Runs `body` on a new, detached thread with a stack of `stackSize` bytes; false when no
-    /// thread could be started (a limit on processes, say), and `body` will not run.
-    static func start(stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
-        #if os(Linux)
-            return thread(stackSize: stackSize, detached: true, body) != nil
-        #else
-            let thread = Thread(block: body)
-            thread.stackSize = stackSize
-            thread.start()
-            return true
-        #endif
-    }
-
     /// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it to end;
     /// false when no thread could be started, and `body` did not run.
     public static func run(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
         #if os(Linux)
-            guard let thread = thread(stackSize: stackSize, detached: false, body) else { return false }
+            guard let thread = thread(stackSize: stackSize, body) else { return false }
             pthread_join(thread, nil)
             return true
         #else
@@ -39,9 +24,7 @@ public enum WorkerThread {
 
     #if os(Linux)
         /// A new thread running `body`, or nil when none could be created.
-        private static func thread(
-            stackSize: Int, detached: Bool, _ body: @escaping @Sendable () -> Void
-        ) -> pthread_t? {
+        private static func thread(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
             // Set up by `pthread_attr_init`, in memory of its own (the type's Swift initializer
             // is not visible here).
             let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
@@ -51,7 +34,6 @@ public enum WorkerThread {
                 attributes.deallocate()
             }
             pthread_attr_setstacksize(attributes, stackSize)
-            if detached { pthread_attr_setdetachstate(attributes, Int32(PTHREAD_CREATE_DETACHED)) }
             let job = Unmanaged.passRetained(Job(body))
             var thread: pthread_t = 0
             let started = pthread_create(
