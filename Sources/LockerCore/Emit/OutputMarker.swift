@@ -109,24 +109,30 @@ struct OutputMarker: Sendable {
 
     /// The marker's text.
     var text: Data {
-        var text = Self.heading + Self.formatLine + "\n"
+        var text = Array((Self.heading + Self.formatLine + "\n").utf8)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         if let record, let json = try? encoder.encode(record) {
-            text += Self.recordPrefix + String(decoding: json, as: UTF8.self) + "\n"
+            text += Self.recordPrefix.utf8
+            text += json
+            text.append(UInt8(ascii: "\n"))
         }
-        let paths = Array(files.keys)
-        for offset in paths.utf8SortedOffsets() {
-            let path = paths[offset]
-            guard let entry = files[path] else { continue }
-            for field in [entry.sha256, entry.stamp ?? "-", entry.inputs ?? "-"] {
-                text += field
-                text += " "
-            }
-            text += path
-            text += "\n"
+        // Laid out as bytes, each line's fields appended where they stand: tens of thousands of
+        // lines built as strings took a measurable part of a one-note rebuild.
+        let entries = Array(files)
+        text.reserveCapacity(text.count + entries.count * 200)
+        func append(_ field: String?, then end: UInt8) {
+            if let field { text += field.utf8 } else { text.append(UInt8(ascii: "-")) }
+            text.append(end)
         }
-        return text.withUTF8 { Data($0) }
+        for offset in entries.map(\.key).utf8SortedOffsets() {
+            let (path, entry) = entries[offset]
+            append(entry.sha256, then: UInt8(ascii: " "))
+            append(entry.stamp, then: UInt8(ascii: " "))
+            append(entry.inputs, then: UInt8(ascii: " "))
+            append(path, then: UInt8(ascii: "\n"))
+        }
+        return Data(text)
     }
 
     /// The files that are no longer the ones the marker lists, by their stamps (size, inode,
