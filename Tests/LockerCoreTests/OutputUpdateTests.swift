@@ -137,15 +137,15 @@ import Testing
                 let newMarker = try #require(journal.newMarker)
                 #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(newMarker).path))
             }
-            #expect(
-                FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            // Saved in the scratch folder: the output holds nothing else of the build's own.
+            let saved = try #require(OutputWriter.Journal.saved(in: output))
+            #expect(saved.hasPrefix(output.path + "/" + OutputWriter.Journal.scratchPrefix))
             #expect(OutputWriter.upToDate(output, fingerprint: BuildFingerprint(hex: "x")) == nil)
             #expect(
                 try OutputWriter.previousFiles(of: output).map { Set($0.files.keys) } == Set(Self.first.map(\.path)))
 
             let next = try OutputWriter.begin(replacing: output)
-            #expect(
-                !FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(OutputWriter.Journal.saved(in: output) == nil)
             #expect(try Self.files(output) == Self.expected(Self.second))
             // The marker is the new build's.
             #expect(
@@ -160,18 +160,22 @@ import Testing
     /// folder stays the new build.
     @Test func aJournalAppliedTwiceLeavesTheNewBuild() throws {
         try Self.withFirstBuild { output in
-            let journalPath = output.appendingPathComponent(OutputWriter.Journal.file)
             do {
                 let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Transaction)
                 for file in Self.second { try update.write(file) }
                 let journal = try #require(try update.prepare(record: nil))
+                let journalPath = URL(fileURLWithPath: try #require(OutputWriter.Journal.saved(in: output)))
                 let saved = try Data(contentsOf: journalPath)
                 try journal.apply(in: output)
+                #expect(OutputWriter.Journal.saved(in: output) == nil)
+                // Saved again where it was: the commit stopped before its scratch folder went.
+                try FileManager.default.createDirectory(
+                    at: journalPath.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try saved.write(to: journalPath)
             }
             let next = try OutputWriter.begin(replacing: output)
             next.discard()
-            #expect(!FileManager.default.fileExists(atPath: journalPath.path))
+            #expect(OutputWriter.Journal.saved(in: output) == nil)
             #expect(try Self.files(output) == Self.expected(Self.second))
             #expect(
                 try OutputWriter.previousFiles(of: output).map { Set($0.files.keys) } == Set(Self.second.map(\.path)))
@@ -332,10 +336,12 @@ import Testing
 
     @Test func aJournalCutShortWhileSavedIsDroppedAndTheFolderIsThePreviousBuild() throws {
         try Self.withFirstBuild { output in
-            try Data("{\"renames\":[[".utf8).write(to: output.appendingPathComponent(OutputWriter.Journal.file))
+            let scratch = output.appendingPathComponent(OutputWriter.Journal.scratchPrefix + "cut")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try Data("{\"renames\":[[".utf8).write(to: scratch.appendingPathComponent(OutputWriter.Journal.file))
             let next = try OutputWriter.begin(replacing: output)
-            #expect(
-                !FileManager.default.fileExists(atPath: output.appendingPathComponent(OutputWriter.Journal.file).path))
+            #expect(OutputWriter.Journal.saved(in: output) == nil)
+            #expect(!FileManager.default.fileExists(atPath: scratch.path))
             next.discard()
             #expect(try Self.files(output) == Self.expected(Self.first))
         }
@@ -364,7 +370,8 @@ import Testing
             "Guide.json": OutputMarker.Entry(sha256: ""), "OLD.json": OutputMarker.Entry(sha256: ""),
         ]
         let journal = OutputWriter.Journal(
-            renames: [["scratch", "Guide.json"]], removals: ["guide.json", "old.json"],
+            scratch: OutputWriter.Journal.scratchPrefix + "x", renames: [["scratch", "Guide.json"]],
+            removals: ["guide.json", "old.json"],
             twins: OutputWriter.Journal.twins(of: ["guide.json", "old.json"], among: newFiles.keys))
         #expect(journal.twins == [["guide.json", "Guide.json"], ["old.json", "OLD.json"]])
         try journal.apply(in: output)

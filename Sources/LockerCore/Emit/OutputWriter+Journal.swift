@@ -11,7 +11,13 @@ extension OutputWriter {
     /// What the commit of a build over a previous one does, saved before it starts: the renames,
     /// the removals and the new marker. Applying it twice does what applying it once does, so a
     /// commit cut short (a crash, a power cut) is finished by the next build (``recover(_:)``).
+    ///
+    /// It is saved in the build's scratch folder, beside the files it renames, and goes with that
+    /// folder: the output holds nothing of the build's own but the marker, the note record and,
+    /// while a build writes, its scratch folder.
     struct Journal: Codable {
+        /// The scratch folder's name in the output, where the journal is saved.
+        var scratch: String
         /// `[scratch, final]` paths, in the order to rename them.
         var renames: [[String]]
         /// The previous build's files this build does not have.
@@ -58,16 +64,26 @@ extension OutputWriter {
                     options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         }
 
-        /// Writes the journal whole and durably into `output`.
+        /// Writes the journal whole and durably into its scratch folder in `output`.
         func save(in output: URL) throws {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try OutputWriter.replaceFile(try encoder.encode(self), at: output.path + "/" + Self.file, sync: true)
+            try OutputWriter.replaceFile(
+                try encoder.encode(self), at: output.path + "/" + scratch + "/" + Self.file, sync: true)
             OutputWriter.flush(output.path)
         }
 
-        /// Renames, removes, puts the new marker in place, then deletes the journal and the
-        /// scratch folders.
+        /// The path of a journal saved in a scratch folder of `output`, if there is one: a commit
+        /// that did not finish.
+        static func saved(in output: URL) -> String? {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+            return names.sorted().lazy.filter { $0.hasPrefix(scratchPrefix) }
+                .map { output.path + "/" + $0 + "/" + file }
+                .first { FileManager.default.fileExists(atPath: $0) }
+        }
+
+        /// Renames, removes, puts the new marker in place, then deletes the scratch folders, the
+        /// journal with its own.
         ///
         /// A rename that fails does not stop the rest: the marker lists what each file should be,
         /// and a file that is not what it lists is written again by the next build; the failure
@@ -117,7 +133,6 @@ extension OutputWriter {
                 }
             }
             OutputWriter.flush(output.path)
-            unlink(root + Self.file)
             Self.sweep(output)
             if let failure { throw LockerError.io(failure) }
         }
@@ -141,15 +156,13 @@ extension OutputWriter {
 
         /// Finishes the commit a journal in `output` describes, if there is one, and removes what
         /// builds that stopped earlier left. A journal that cannot be read was cut short while it
-        /// was saved, before any rename: it is dropped, and the folder is the previous build.
+        /// was saved, before any rename: it goes with its scratch folder, and the folder is the
+        /// previous build.
         static func recover(_ output: URL) throws {
-            let path = output.path + "/" + file
-            if let data = FileManager.default.contents(atPath: path) {
-                if let journal = try? JSONDecoder().decode(Journal.self, from: data) {
-                    try journal.apply(in: output)
-                } else {
-                    unlink(path)
-                }
+            if let path = saved(in: output), let data = FileManager.default.contents(atPath: path),
+                let journal = try? JSONDecoder().decode(Journal.self, from: data)
+            {
+                try journal.apply(in: output)
             }
             sweep(output)
         }

@@ -148,6 +148,7 @@ extension OutputWriter {
                 }
                 let removals = listed.filter { files[$0] == nil }.sorted { $0.utf8Precedes($1) }
                 let journal = Journal(
+                    scratch: scratch,
                     renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map {
                         [scratch + "/" + $0, $0]
                     },

@@ -34,7 +34,7 @@ public enum OutputWriter {
         defer { withExtendedLifetime(lock) {} }
         // A commit that did not finish is finished by the next build, not taken as up to date.
         // Its record first: the files are read and looked at only when it holds.
-        guard !FileManager.default.fileExists(atPath: output.appendingPathComponent(Journal.file).path),
+        guard Journal.saved(in: output) == nil,
             let record = OutputMarker(in: output, recordOnly: true)?.record, record.fingerprint == fingerprint,
             let marker = OutputMarker(in: output), !marker.files.isEmpty, marker.changedFiles(in: output).isEmpty
         else { return nil }
