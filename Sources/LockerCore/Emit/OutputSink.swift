@@ -68,23 +68,6 @@ public struct OutputFile: Sendable, Hashable {
         }
     }
 
-    /// Whether the file's bytes are `bytes`, compared piece by piece without joining them.
-    func hasBytes(_ bytes: [UInt8]) -> Bool {
-        guard count == bytes.count else { return false }
-        return bytes.withUnsafeBytes { other in
-            var offset = 0
-            var same = true
-            forEachPiece { piece in
-                guard same, piece.count > 0, let base = piece.baseAddress, let otherBase = other.baseAddress else {
-                    return
-                }
-                same = memcmp(base, otherBase + offset, piece.count) == 0
-                offset += piece.count
-            }
-            return same
-        }
-    }
-
     /// Files are equal when their paths and bytes are, however the bytes are cut.
     public static func == (lhs: OutputFile, rhs: OutputFile) -> Bool {
         lhs.path == rhs.path && lhs.count == rhs.count && lhs.data == rhs.data

@@ -118,14 +118,11 @@ struct NoteRecord: Sendable {
         self.notes = notes
     }
 
-    /// The record's bytes.
-    var encoded: Data { OutputFile.joined(encodedPieces().map { $0[...] }) }
-
-    /// The record's bytes in pieces, its notes' entries in runs each encoded on a core (as
-    /// ``encodedRuns(count:entry:)`` encodes them).
-    func encodedPieces() -> [[UInt8]] {
+    /// The record's bytes, its notes' entries in runs each encoded on a core.
+    var encoded: Data {
         let notes = self.notes
-        return encodedPieces(runs: Self.encodedRuns(count: notes.count) { notes[$0] }, noteCount: notes.count)
+        let pieces = encodedPieces(runs: Self.encodedRuns(count: notes.count) { notes[$0] }, noteCount: notes.count)
+        return OutputFile.joined(pieces.map { $0[...] })
     }
 
     /// The entries of `count` notes, each given by `entry` by its place, encoded in runs of
