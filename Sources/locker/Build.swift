@@ -216,7 +216,8 @@ struct Build: ParsableCommand {
         // The swap is short and must not be cut in half: interrupts wait for it.
         do {
             try interrupts.holding {
-                // A commit cut short by an error leaves its journal; the next build finishes it.
+                // A commit cut short (a crash, a power cut) leaves its journal, and the next build
+                // finishes it; one that fails goes on, and its marker says what to write again.
                 interrupts.onInterrupt(saying: "the output may be partly written, and the next build finishes it") {}
                 // The record is the fingerprint's hash alone: the walk it holds (every file's
                 // name and stamp) is not freed with the record during the commit.

@@ -84,13 +84,23 @@ struct OutputMarker: Sendable {
                 fields.append(text.elementsEqual("-".utf8) ? nil : String(decoding: text, as: UTF8.self))
                 field = space + 1
             }
-            guard fields.count == 3 else { continue }
-            files[String(decoding: line[field...], as: UTF8.self)] = Entry(
-                sha256: fields[0] ?? Entry.unhashed, stamp: fields[1], inputs: fields[2])
+            let path = String(decoding: line[field...], as: UTF8.self)
+            guard fields.count == 3, Self.isInside(path) else { continue }
+            files[path] = Entry(sha256: fields[0] ?? Entry.unhashed, stamp: fields[1], inputs: fields[2])
         }
     }
 
     init(_ data: Data) { self.init(bytes: [UInt8](data)) }
+
+    /// Whether `path`, read from a marker or a journal, names a file of the build inside the
+    /// output folder: relative, without a NUL, an empty, `.` or `..` component, and not the
+    /// marker or a scratch folder. Any other is damage, or someone else's, and never touched.
+    static func isInside(_ path: String) -> Bool {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !path.isEmpty && !path.utf8.contains(0) && path != OutputWriter.marker
+            && !path.hasPrefix(OutputWriter.Journal.scratchPrefix)
+            && components.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
 
     /// The marker in the output folder `output` (see ``init(bytes:recordOnly:)``); nil when there
     /// is none that can be read. For its record alone, its first 64 KiB are read, and the rest

@@ -158,13 +158,27 @@ extension OutputWriter {
         /// builds that stopped earlier left. A journal that cannot be read was cut short while it
         /// was saved, before any rename: it goes with its scratch folder, and the folder is the
         /// previous build.
-        static func recover(_ output: URL) throws {
-            if let path = saved(in: output), let data = FileManager.default.contents(atPath: path),
-                let journal = try? JSONDecoder().decode(Journal.self, from: data)
-            {
-                try journal.apply(in: output)
+        /// Whether a journal was found and applied.
+        @discardableResult
+        static func recover(_ output: URL) throws -> Bool {
+            defer { sweep(output) }
+            guard let path = saved(in: output), let data = FileManager.default.contents(atPath: path),
+                let journal = try? JSONDecoder().decode(Journal.self, from: data),
+                journal.holds(in: VaultPath.folder(of: String(path.dropFirst(output.path.count + 1))))
+            else { return false }
+            try journal.apply(in: output)
+            return true
+        }
+
+        /// Whether the journal is one a commit saved in the scratch folder `scratch`: it moves
+        /// files out of that folder only, and every path it names is inside the output.
+        private func holds(in scratch: String) -> Bool {
+            let fromScratch = { (path: String) in
+                path.hasPrefix(scratch + "/") && OutputMarker.isInside(String(path.dropFirst(scratch.count + 1)))
             }
-            sweep(output)
+            return self.scratch == scratch && (newMarker.map { $0 == scratch + "/" + OutputWriter.marker } ?? true)
+                && renames.allSatisfy { $0.count == 2 && fromScratch($0[0]) && OutputMarker.isInside($0[1]) }
+                && removals.allSatisfy(OutputMarker.isInside) && twins.joined().allSatisfy(OutputMarker.isInside)
         }
     }
 }

@@ -55,8 +55,10 @@ public enum OutputWriter {
                 try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
             }
         }
-        try Journal.recover(output)
-        return try Transaction(output: output, previous: try previousFiles(of: output), lock: lock)
+        // The folder is Locker's before anything in it is applied or removed.
+        var previous = try previousFiles(of: output)
+        if previous != nil, try Journal.recover(output) { previous = try previousFiles(of: output) }
+        return try Transaction(output: output, previous: previous, lock: lock)
     }
 
     /// The files of the previous build in `output`; nil when there is no folder. Throws when
@@ -83,7 +85,8 @@ public enum OutputWriter {
         }
         var previous = OutputMarker(in: output) ?? OutputMarker()
         if previous.files.isEmpty {
-            for path in (try? fileManager.subpathsOfDirectory(atPath: output.path)) ?? [] where path != marker {
+            for path in (try? fileManager.subpathsOfDirectory(atPath: output.path)) ?? []
+            where OutputMarker.isInside(path) {
                 var status = stat()
                 if lstat(output.path + "/" + path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
                     previous.files[path] = OutputMarker.Entry(sha256: OutputMarker.Entry.unhashed)
