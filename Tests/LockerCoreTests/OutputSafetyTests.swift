@@ -115,4 +115,14 @@ import Testing
         try OutputWriter.replace(output, with: OutputUpdateTests.second)
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("site/guides/b/mine.txt").path))
     }
+
+    @Test(arguments: [
+        ("a", true), ("site/guides/a/index.html", true), (".locker-notes", true), ("a/.b", true),
+        ("a/...", true), ("a..b/c", true), ("", false), ("/a", false), ("a//b", false), ("a/", false),
+        ("./a", false), ("a/./b", false), ("../a", false), ("a/..", false), ("a\u{0}b", false),
+        (".locker-build", false), (".locker-tmp-x/y", false), ("..", false), (".", false),
+    ])
+    func aPathIsInsideTheOutputOnlyWhenItNamesAFileOfTheBuild(path: String, inside: Bool) {
+        #expect(OutputMarker.isInside(path) == inside)
+    }
 }

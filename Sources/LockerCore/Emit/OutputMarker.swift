@@ -95,11 +95,27 @@ struct OutputMarker: Sendable {
     /// Whether `path`, read from a marker or a journal, names a file of the build inside the
     /// output folder: relative, without a NUL, an empty, `.` or `..` component, and not the
     /// marker or a scratch folder. Any other is damage, or someone else's, and never touched.
+    ///
+    /// Looked at as bytes, part by part: a marker's every line is, on every build.
     static func isInside(_ path: String) -> Bool {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        return !path.isEmpty && !path.utf8.contains(0) && path != OutputWriter.marker
-            && !path.hasPrefix(OutputWriter.Journal.scratchPrefix)
-            && components.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        let bytes = path.utf8
+        guard !bytes.isEmpty, !bytes.elementsEqual(OutputWriter.marker.utf8),
+            !bytes.starts(with: OutputWriter.Journal.scratchPrefix.utf8)
+        else { return false }
+        let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+        // The current part's length, and how many of its bytes are dots.
+        var (length, dots) = (0, 0)
+        for byte in bytes {
+            if byte == 0 { return false }
+            if byte == slash {
+                guard length > 0, !(dots == length && length <= 2) else { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return length > 0 && !(dots == length && length <= 2)
     }
 
     /// The marker in the output folder `output` (see ``init(bytes:recordOnly:)``); nil when there
