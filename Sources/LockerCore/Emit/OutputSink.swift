@@ -119,6 +119,22 @@ public enum Unchanged: Sendable {
     /// It was made from whatever inputs the previous build recorded for it: a page the caller
     /// knows to be made from what it was made from, without working its inputs out.
     case recordedInputs
+
+    /// Whether it holds of a previous file with this SHA-256 (worked out only when asked for)
+    /// and these recorded inputs: the one rule every sink keeps files by.
+    func holds(sha256: () -> String, inputs: String?) -> Bool {
+        switch self {
+        case .bytes(let wanted): sha256() == wanted
+        case .inputs(let wanted): inputs == wanted
+        case .recordedInputs: inputs != nil
+        }
+    }
+
+    /// Whether a file kept so carries its inputs on: one kept for its bytes is as a file written
+    /// anew, with none.
+    var keepsInputs: Bool {
+        if case .bytes = self { false } else { true }
+    }
 }
 
 /// A build's output being written: files from any thread, then ``commit(record:)`` once, or
@@ -210,15 +226,10 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
     }
 
     public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
-        guard var entry = lock.withLock({ previous[path] }) else { return false }
-        switch unchanged {
-        case .bytes(let sha256):
-            guard (entry.sha256 ?? entry.file.sha256Hex) == sha256 else { return false }
-            // Kept for its bytes, as a folder keeps it: with no inputs recorded.
-            entry.inputs = nil
-        case .inputs(let inputs): guard entry.inputs == inputs else { return false }
-        case .recordedInputs: guard entry.inputs != nil else { return false }
-        }
+        guard var entry = lock.withLock({ previous[path] }),
+            unchanged.holds(sha256: { entry.sha256 ?? entry.file.sha256Hex }, inputs: entry.inputs)
+        else { return false }
+        if !unchanged.keepsInputs { entry.inputs = nil }
         lock.lock()
         collected.append(entry)
         keptPaths.append(path)

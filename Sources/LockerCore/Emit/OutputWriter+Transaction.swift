@@ -71,19 +71,10 @@ extension OutputWriter {
         public var reusedCount: Int { state.withLock { reused } }
 
         public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool {
-            guard var entry = previous[path] else { return false }
-            switch unchanged {
-            case .bytes(let sha256):
-                guard entry.sha256 == sha256 else { return false }
-                entry.inputs = nil
-                record(path, entry)
-            case .inputs(let inputs):
-                guard entry.inputs == inputs else { return false }
-                record(path, entry, reused: true)
-            case .recordedInputs:
-                guard entry.inputs != nil else { return false }
-                record(path, entry, reused: true)
-            }
+            guard var entry = previous[path], unchanged.holds(sha256: { entry.sha256 }, inputs: entry.inputs)
+            else { return false }
+            if !unchanged.keepsInputs { entry.inputs = nil }
+            record(path, entry, reused: unchanged.keepsInputs)
             return true
         }
 
