@@ -37,17 +37,16 @@ import Testing
         let bytesOnly = MemoryOutput(over: first)
         let page = ContentHash.sha256Hex(Data("<p>a</p>".utf8))
         #expect(try bytesOnly.keep("site/a/index.html", if: .bytes(sha256: page)))
-        #expect(try !MemoryOutput(over: bytesOnly).keep("site/a/index.html", if: .recordedInputs))
+        #expect(try !MemoryOutput(over: bytesOnly).keep("site/a/index.html", if: .inputs("inputs-a")))
         #expect(try second.keep("site/a/index.html", if: .inputs("inputs-a")))
         // A page written without inputs has none to be kept by.
-        #expect(try !second.keep("site/b/index.html", if: .recordedInputs))
+        #expect(try !second.keep("site/b/index.html", if: .inputs("inputs-a")))
         #expect(second.kept == ["bundles/a.json", "bundles/b.json", "site/a/index.html"])
         #expect(second.files.map(\.data) == [Data("{}".utf8), Data("[]".utf8), Data("<p>a</p>".utf8)])
 
-        // What a kept page was made from goes on to the build after: a build that keeps it by
-        // whatever inputs it was recorded with keeps it again.
+        // What a kept page was made from goes on to the build after, which keeps it again.
         let third = MemoryOutput(over: second)
-        #expect(try third.keep("site/a/index.html", if: .recordedInputs))
+        #expect(try third.keep("site/a/index.html", if: .inputs("inputs-a")))
         // The record of the build before last is not the last build's: it wrote none.
         #expect(third.previousFile(".locker-notes") == nil)
     }
@@ -56,7 +55,7 @@ import Testing
         #expect(MemoryOutput(over: nil).recordsInputs)
         let plain = MemoryOutput()
         #expect(!plain.recordsInputs)
-        #expect(try !plain.keep("a", if: .recordedInputs))
+        #expect(try !plain.keep("a", if: .inputs("inputs-a")))
         #expect(plain.kept.isEmpty)
     }
 

@@ -389,12 +389,7 @@ import Testing
             size: 12, inode: UInt64.max, modifiedSeconds: -1, modifiedNanoseconds: 999_999_999, changedSeconds: 1 << 40,
             changedNanoseconds: 0)
         let record = NoteRecord(
-            program: "binary /x 1", config: "", linkSurface: "s", pageSite: "p",
-            indexes: [
-                Manifest.File(
-                    path: "guide/ru/index.ab.json", kind: "index", locale: "ru", id: nil, lists: "guide", sha256: "ab",
-                    size: 12)
-            ],
+            program: "binary /x 1", config: "", linkSurface: "s",
             notes: [
                 NoteRecord.Entry(path: "guides/anchoring.ru.md", stamp: stamp, sha256: "h", guide: guide),
                 NoteRecord.Entry(path: "checklists/daily.md", stamp: nil, sha256: "g", guide: nil),
@@ -402,7 +397,6 @@ import Testing
         let bytes = [UInt8](record.encoded)
         let read = try #require(NoteRecord(bytes: bytes))
         #expect(read.program == record.program && read.linkSurface == "s" && read.notes.count == 2)
-        #expect(read.pageSite == "p" && read.indexes == record.indexes)
         #expect(read.notes[0].stamp == stamp && read.notes[1].stamp == nil && read.notes[1].guide == nil)
         let back = try #require(read.notes[0].guide)
         #expect(back.diagnostics == guide.diagnostics && back.entry == guide.entry && back.assets == guide.assets)

@@ -103,7 +103,7 @@ import Testing
             try first.write(page, sha256: nil, inputs: "1")
             try first.commit()
         }
-        for (unchanged, kept) in [(Unchanged.inputs("2"), false), (.inputs("1"), true), (.recordedInputs, true)] {
+        for (unchanged, kept) in [(Unchanged.inputs("2"), false), (.inputs("1"), true), (.inputs("1"), true)] {
             do {
                 let next = try OutputWriter.begin(replacing: output)
                 #expect(try next.keep(page.path, if: unchanged) == kept)
@@ -122,7 +122,7 @@ import Testing
             #expect(next.reusedCount == 0)
         }
         let last = try OutputWriter.begin(replacing: output)
-        #expect(try last.keep(page.path, if: .recordedInputs) == false)
+        #expect(try last.keep(page.path, if: .inputs("1")) == false)
         last.discard()
     }
 

@@ -14,10 +14,6 @@ struct BundleWriter: Sendable {
     var expires: String?
     /// The keys that sign the manifest; none for an unsigned bundle.
     var signingKeys: [SigningKey] = []
-    /// The kinds whose indexes list what the previous build's listed (``NoteRecord``), and that
-    /// build's index files: such an index is its file again, neither listed nor encoded.
-    var unchangedListings: Set<ContentKind> = []
-    var previousIndexes: [Manifest.File] = []
     /// Whether the previous build's manifest, if still in the output, was written by this
     /// program with these settings (its ``NoteRecord`` holds): a file it lists with the same path
     /// and SHA-256 has the same entry, which is copied from it (``Manifest/encodedRun(of:order:reusing:)``).
@@ -42,12 +38,6 @@ struct BundleWriter: Sendable {
         func documentFile(_ offset: Int, is sha256: String, size: Int) -> Bool {
             written[documents.lowerBound + offset].size == size
                 && written[documents.lowerBound + offset].sha256 == sha256
-        }
-
-        /// The index files written, sorted by path as the manifest lists them.
-        var indexFiles: [Manifest.File] {
-            let indexes = Array(written[..<documents.lowerBound])
-            return indexes.map(\.path).utf8SortedOffsets().map { indexes[$0] }
         }
 
         /// Each document's bundle file's SHA-256, by the document's place.
@@ -79,12 +69,6 @@ struct BundleWriter: Sendable {
         let indexes = ContentKind.known.flatMap { kind in config.locales.map { (kind: kind, locale: $0) } }
         @Sendable func writeIndex(kind: ContentKind, locale: String) throws -> Manifest.File {
             let key = "\(kind)/\(locale)"
-            if unchangedListings.contains(kind),
-                let previous = previousIndexes.first(where: { $0.lists == kind.rawValue && $0.locale == locale }),
-                try sink.keep(root + "/" + previous.path, if: .bytes(sha256: previous.sha256))
-            {
-                return previous
-            }
             // Grouped by offset in the index's own job, and only when it is listed again: a
             // document is a large value, and copies retain every field.
             let byID = Dictionary(grouping: documents.indices.filter { documents[$0].kind == kind }) {

@@ -25,12 +25,6 @@ struct OutputMarker: Sendable {
         /// What the file was made from, when the build worked it out (``PageInputs``).
         var inputs: String?
 
-        init(sha256: String, stamp: String? = nil, inputs: String? = nil) {
-            self.sha256 = sha256
-            self.stamp = stamp
-            self.inputs = inputs
-        }
-
         /// The SHA-256 of a file written without one (``OutputSink/writeUnhashed(_:)``), or of
         /// one the marker knows nothing of: no hash is `-`, so such a file is never kept for its
         /// bytes.

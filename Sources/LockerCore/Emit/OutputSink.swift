@@ -116,9 +116,6 @@ public enum Unchanged: Sendable {
     case bytes(sha256: String)
     /// It was made from these inputs (see ``PageInputs``).
     case inputs(String)
-    /// It was made from whatever inputs the previous build recorded for it: a page the caller
-    /// knows to be made from what it was made from, without working its inputs out.
-    case recordedInputs
 
     /// Whether it holds of a previous file with this SHA-256 (worked out only when asked for)
     /// and these recorded inputs: the one rule every sink keeps files by.
@@ -126,7 +123,6 @@ public enum Unchanged: Sendable {
         switch self {
         case .bytes(let wanted): sha256() == wanted
         case .inputs(let wanted): inputs == wanted
-        case .recordedInputs: inputs != nil
         }
     }
 

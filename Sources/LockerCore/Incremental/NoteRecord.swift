@@ -21,7 +21,7 @@ struct NoteRecord: Sendable {
     /// and replaced with the others at the commit.
     static let fileName = ".locker-notes"
     /// The first bytes of the file: a record of another format is not read.
-    static let format = "locker-notes 5\n"
+    static let format = "locker-notes 6\n"
 
     /// The `locker` program that wrote it (``BuildFingerprint/program``).
     var program: String
@@ -29,12 +29,6 @@ struct NoteRecord: Sendable {
     var config: String
     /// The SHA-256 of the vault's shape when it was written.
     var linkSurface: String
-    /// What every page of the site was made from (``PageInputs/site``), empty when unknown: while
-    /// it is the same, a kept guide's page is made from what it was made from.
-    var pageSite = ""
-    /// The bundle's indexes it was written with (``Manifest/File``, kind `index`): an index whose
-    /// listing is unchanged is this file again.
-    var indexes: [Manifest.File] = []
     /// Every note, in the order of the vault's notes.
     var notes: [Entry]
 
@@ -106,16 +100,8 @@ struct NoteRecord: Sendable {
     /// decoded on a core of its own.
     static let runLength = 512
 
-    init(
-        program: String, config: String, linkSurface: String, pageSite: String = "", indexes: [Manifest.File] = [],
-        notes: [Entry]
-    ) {
-        self.program = program
-        self.config = config
-        self.linkSurface = linkSurface
-        self.pageSite = pageSite
-        self.indexes = indexes
-        self.notes = notes
+    init(program: String, config: String, linkSurface: String, notes: [Entry]) {
+        (self.program, self.config, self.linkSurface, self.notes) = (program, config, linkSurface, notes)
     }
 
     /// The record's bytes, its notes' entries in runs each encoded on a core.
@@ -126,8 +112,7 @@ struct NoteRecord: Sendable {
     }
 
     /// The entries of `count` notes, each given by `entry` by its place, encoded in runs of
-    /// ``runLength`` on every core: all of the record's bytes but the few before them, so that a
-    /// build can encode them before it knows the rest (``pageSite``, from the site's render).
+    /// ``runLength`` on every core: all of the record's bytes but the few before them.
     static func encodedRuns(count: Int, entry: @Sendable (Int) -> Entry) -> [[UInt8]] {
         Compiler.parallelMap(Compiler.runs(of: count, length: runLength)) { run -> [UInt8] in
             var writer = RecordWriter(capacity: run.count * 256)
@@ -144,15 +129,6 @@ struct NoteRecord: Sendable {
         writer.write(program)
         writer.write(config)
         writer.write(linkSurface)
-        writer.write(pageSite)
-        writer.write(UInt64(indexes.count))
-        for index in indexes {
-            writer.write(index.path)
-            writer.write(index.locale)
-            writer.write(index.lists)
-            writer.write(index.sha256)
-            writer.write(index.size)
-        }
         writer.write(UInt64(noteCount))
         writer.write(UInt64(runs.count))
         for run in runs { writer.write(UInt64(run.count)) }
@@ -181,12 +157,6 @@ struct NoteRecord: Sendable {
             program = try reader.string()
             config = try reader.string()
             linkSurface = try reader.string()
-            pageSite = try reader.string()
-            indexes = try reader.list { reader in
-                Manifest.File(
-                    path: try reader.string(), kind: "index", locale: try reader.optionalString(), id: nil,
-                    lists: try reader.optionalString(), sha256: try reader.string(), size: try reader.int())
-            }
             // Every entry takes a byte at least: no more of them than the bytes left.
             let count = try reader.count()
             // Bounded so that no sum of them overflows.

@@ -41,13 +41,6 @@ struct SiteBuilder {
         var program: String
         /// Each document's bundle file's SHA-256, by the document's place.
         var bundleFiles: [String]
-        /// What the previous build's pages were made from (``PageInputs/site``), when its record
-        /// says: while this build's is the same, a guide kept from that record (``Document/kept``)
-        /// has the page it had, and its inputs are not worked out again.
-        var previousSite: String?
-        /// The kinds whose index pages list what the previous build's listed: under the previous
-        /// build's site, such a page is the one it had.
-        var unchangedListings: Set<ContentKind> = []
     }
 
     /// What ``render(into:progress:)`` made.
@@ -181,18 +174,11 @@ struct SiteBuilder {
 
     // MARK: Rendering
 
-    /// What a render starts from: the files every page links to, named by their hashes, and
-    /// what every page is made from when the output records it (``inputSources``).
-    struct Preparation: Sendable {
-        /// The icon and the style sheet: their paths in the site, their bytes and SHA-256s.
-        var icon, style: (path: String, data: Data, sha256: String)
-        var inputs: PageInputs?
-    }
-
-    /// The ``Preparation`` of a render: taken before it, so that the note record, which holds
-    /// ``PageInputs/site``, can be written while the pages are rendered. The assets' states are
-    /// those read so far: the documents'.
-    func prepare() -> Preparation {
+    /// Writes every file of the site into `sink`, under ``folder``, as it is rendered; returns
+    /// how many pages (`index.html` files) it wrote. The assets' states are those read so far:
+    /// the documents'.
+    func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Rendered {
+        // The files every page links to, named by their hashes.
         func hashed(_ data: Data, suffix: String) -> (path: String, data: Data, sha256: String) {
             let sha256 = ContentHash.sha256Hex(data)
             return (Self.assetsFolder + "/" + sha256.prefix(16) + suffix, data, sha256)
@@ -204,18 +190,6 @@ struct SiteBuilder {
                 linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
                 sharedFiles: [icon.path, style.path], assets: assets.states, program: sources.program)
         }
-        return Preparation(icon: icon, style: style, inputs: inputs)
-    }
-
-    /// Writes every file of the site into `sink`, under ``folder``, as it is rendered; returns
-    /// how many pages (`index.html` files) it wrote.
-    func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Rendered {
-        try render(into: sink, progress: progress, prepared: prepare())
-    }
-
-    /// ``render(into:progress:)`` from a ``Preparation`` taken earlier (``prepare()``).
-    func render(into sink: some OutputSink, progress: ProgressCounter?, prepared: Preparation) throws -> Rendered {
-        let inputs = prepared.inputs
         var listed: [(path: String, locale: String, alternates: [String: String])] = []
         var htmlPaths: [String] = []
         @Sendable func emit(_ path: String, _ data: Data, sha256: String? = nil) throws {
@@ -239,10 +213,10 @@ struct SiteBuilder {
         for asset in assets.site {
             try emit(asset.bundlePath, asset.data, sha256: asset.sha256)
         }
-        for file in [prepared.icon, prepared.style] {
+        for file in [icon, style] {
             try emit(file.path, file.data, sha256: file.sha256)
         }
-        let (iconPath, stylePath) = (prepared.icon.path, prepared.style.path)
+        let (iconPath, stylePath) = (icon.path, style.path)
 
         // Which locales each document and page exists in.
         // By index: a document is a large value, and grouping copies would retain every field.
@@ -298,20 +272,12 @@ struct SiteBuilder {
             uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) }
         )
         // Rendered and written on every core; only the routes are kept.
-        // Whether every page shares what the previous build's pages shared (its record says):
-        // then a page made from what the previous one was made from is that page.
-        let siteAsBefore = inputs.map { $0.site == inputSources?.previousSite } ?? false
         // Index pages: one per kind and locale, listing every document of the kind in it.
         let indexRoutes = documentKinds.flatMap { kind in
             let routes = config.locales.map { indexRoute(kind, $0) }
             return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
-            if siteAsBefore, inputSources?.unchangedListings.contains(kind) == true,
-                try sink.keep(Self.folder + "/" + route.path + "index.html", if: .recordedInputs)
-            {
-                return
-            }
             let chosen = tables.versions(ofKind: kind)
                 .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
             let unsorted = chosen.map { documents[$0].indexEntry }
@@ -329,12 +295,6 @@ struct SiteBuilder {
         @Sendable func renderDocument(_ offset: Int, alternates listed: [String: String]?) throws {
             let document = documents[offset]
             let route = routes[offset]
-            // A kept guide's page under the previous build's site: made from what it was made from.
-            if case .kept = document, siteAsBefore,
-                try sink.keep(Self.folder + "/" + route.path + "index.html", if: .recordedInputs)
-            {
-                return
-            }
             let alternates = listed ?? alternatesOf(offset)
             let image = rootImages[document.locale] ?? nil
             let bundleFiles = inputSources?.bundleFiles ?? []

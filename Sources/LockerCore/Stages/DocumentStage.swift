@@ -12,8 +12,6 @@ struct BuiltVault: Sendable {
     var pages: [LandingPage] = []
     /// The documents' order, their version runs and how many IDs each kind has.
     var order: DocumentOrder
-    /// The kinds whose index lists what the previous build's listed.
-    var unchangedListings: Set<ContentKind> = []
     /// Checklist items whose IDs are derived from their text, sorted by file and position.
     var stamps: [IDStamp] = []
     /// The vault's files as documents embed them.
@@ -92,18 +90,6 @@ extension Compiler {
                 assets: recording
                     ? builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) } : [])
         }
-        // The kinds whose every document is the record's, or has the index entry it recorded:
-        // their indexes list what the previous build's listed.
-        var unchangedListings: Set<ContentKind> = []
-        if indexed.keeping, let record,
-            built.indices.allSatisfy({ place in
-                guard case .guide(let guide)? = built[place].document else { return true }
-                return place < record.notes.count
-                    && record.notes[place].guide?.entry == Document.guide(guide).indexEntry
-            })
-        {
-            unchangedListings.insert(.guide)
-        }
         var documents: [Document] = []
         var pages: [LandingPage] = []
         // Each document's note, by place (-1 for a deck).
@@ -152,7 +138,6 @@ extension Compiler {
         result.documents = documents
         result.documentPlaces = documentPlaces
         result.pages = pages
-        result.unchangedListings = unchangedListings
         result.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
         result.built = built
         result.keptGuides = keptGuides

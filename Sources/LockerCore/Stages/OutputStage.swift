@@ -21,7 +21,6 @@ extension Compiler {
     ) throws -> WrittenOutput {
         let config = settings.config
         let (documents, pages, assets) = (vault.documents, vault.pages, vault.assets)
-        let unchangedListings = vault.unchangedListings
         let surfaceSHA256 = indexed.surfaceSHA256
         let program = BuildFingerprint.program
         let recording = records(into: sink)
@@ -36,8 +35,6 @@ extension Compiler {
             throw LockerError.usage(Self.unexpiringSigning(contentTime: contentTime, days: config.manifestExpiryDays))
         }
         writer.signingKeys = signingKeys
-        writer.unchangedListings = unchangedListings
-        writer.previousIndexes = previous?.indexes ?? []
         writer.previousManifestHolds = previous != nil
         /// The error a bundle that cannot be written throws.
         @Sendable func bundleError(_ error: any Error) -> LockerError {
@@ -59,39 +56,27 @@ extension Compiler {
         // Without a way to tell this program from the next, pages are always rendered.
         if sink.recordsInputs, let surfaceSHA256, let program {
             site.inputSources = SiteBuilder.InputSources(
-                linkSurface: surfaceSHA256, program: program, bundleFiles: layout.documentSHA256s,
-                previousSite: previous?.pageSite, unchangedListings: unchangedListings)
-        }
-        /// Writes the record, its notes' entries made by ``noteRecordRuns(_:indexed:parsed:layout:)``.
-        @Sendable func writeRecord(_ runs: [[UInt8]]?, pageSite: String) throws {
-            guard let runs, let program, let surfaceSHA256 else { return }
-            let record = NoteRecord(
-                program: program, config: settings.hash, linkSurface: surfaceSHA256, pageSite: pageSite,
-                indexes: layout.indexFiles, notes: [])
-            try record.write(runs: runs, noteCount: noteCount, into: sink)
+                linkSurface: surfaceSHA256, program: program, bundleFiles: layout.documentSHA256s)
         }
         // The manifest and the record are written while the site is rendered (the longer of the
-        // two, and on one core for part of it): the record holds what the site's pages are made
-        // from, worked out first. (Written after the site, the record was for a while the only
-        // work of a rebuild.)
+        // two, and on one core for part of it).
         let bundle = writer
-        let prepared = site.prepare()
-        let pageSite = prepared.inputs?.site ?? ""
         let (manifest, rendered) = try Self.concurrently {
             do {
                 let manifest = try bundle.writeManifest(of: layout, into: sink)
-                try writeRecord(
-                    recording && program != nil && surfaceSHA256 != nil
-                        ? noteRecordRuns(vault, indexed: indexed, parsed: parsed, layout: layout)
-                        : nil,
-                    pageSite: pageSite)
+                if recording, let program, let surfaceSHA256 {
+                    let record = NoteRecord(
+                        program: program, config: settings.hash, linkSurface: surfaceSHA256, notes: [])
+                    try record.write(
+                        runs: noteRecordRuns(vault, indexed: indexed, parsed: parsed, layout: layout),
+                        noteCount: noteCount, into: sink)
+                }
                 return manifest
             } catch {
                 throw bundleError(error)
             }
         } and: {
-            try site.render(
-                into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count), prepared: prepared)
+            try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
         }
         var workingSet: [any Sendable] = [layout]
         if let previous { workingSet.append(previous) }
