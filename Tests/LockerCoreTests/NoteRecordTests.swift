@@ -532,6 +532,41 @@ import Testing
         #expect(matching.problems.isEmpty)
     }
 
+    /// A guide's tree is let go once its document is built (``ParsedNote/releaseBody()``): a note
+    /// that embeds it afterwards reads it again and gets what the tree gave, and a problem when it
+    /// was saved again since it was parsed. A link to a block needs no tree.
+    @Test func aGuideLetGoIsReadAgainForANoteThatEmbedsIt() throws {
+        let knots = "## Bowline\n\nA loop. ^loop\n\n## Reef knot\n\nFlat.\n"
+        let vault = try TestVault(["guides/knots.md": knots])
+        defer { vault.remove() }
+        let parser = NoteParser(config: VaultConfig())
+        func build(letGo: Bool, hash: String) throws -> (guide: Guide, problems: [Diagnostic]) {
+            let text = "![[knots#Bowline]]\n\n![[knots#^loop]]\n\n[[knots#^loop]]\n"
+            let note = try #require(parser.parse(path: "guides/a.md", bytes: Array(text.utf8)).0)
+            let target = try #require(parser.parse(path: "guides/knots.md", bytes: Array(knots.utf8)).0)
+            if letGo { target.releaseBody() }
+            #expect(target.hasBody == !letGo && target.blockIDs == ["loop"])
+            var index = VaultIndex(notes: [note, target], assets: [])
+            let loader = NoteLoader(vault: vault.root, parser: parser, hashes: ["", hash])
+            index.loader = loader
+            let resolver = LinkResolver(
+                index: index, unresolvedSeverity: .warning, preference: VaultConfig().localePreference)
+            var builder = DocumentBuilder(
+                index: index, resolver: resolver, assets: AssetCatalog(root: vault.root), embedDepth: 3)
+            let (guide, diagnostics) = builder.guide(0)
+            #expect(diagnostics.isEmpty)
+            return (guide, loader.problems)
+        }
+        let hash = ContentHash.sha256Hex(Data(knots.utf8))
+        let whole = try build(letGo: false, hash: hash)
+        #expect(whole.guide.blocks.count == 3)
+        let readAgain = try build(letGo: true, hash: hash)
+        #expect(readAgain.guide == whole.guide)
+        #expect(readAgain.problems.isEmpty)
+        let changed = try build(letGo: true, hash: "not the hash it has now")
+        #expect(changed.problems.map(\.message) == ["the file changed while the vault was being built"])
+    }
+
     /// A link to a note kept unread needs its kind, ID and UUID, which the record keeps: the note
     /// is read only for a heading. A loader whose hashes no longer match tells a read by the
     /// problem it keeps.

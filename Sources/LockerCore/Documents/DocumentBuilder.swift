@@ -47,8 +47,8 @@ struct DocumentBuilder {
     }
 
     private var reporting: Bool { stack.count <= 1 }
-    /// The note being read: the root, or the note embedded innermost (both read when entered).
-    private var current: ParsedNote { index.whole(stack.last?.note ?? rootIndex) }
+    /// The path of the note being read: the root, or the note embedded innermost.
+    private var currentPath: String { index.notes[stack.last?.note ?? rootIndex].path }
 
     /// The note at `noteIndex`, counted as read.
     mutating func note(_ noteIndex: Int) -> ParsedNote {
@@ -121,7 +121,7 @@ struct DocumentBuilder {
         hint: String? = nil
     ) {
         guard reporting else { return }
-        diagnostics.append(Diagnostic(severity, code, message, file: current.path, at: position, hint: hint))
+        diagnostics.append(Diagnostic(severity, code, message, file: currentPath, at: position, hint: hint))
     }
 
     mutating func convert(_ section: ParsedSection) -> Section {
@@ -255,7 +255,7 @@ struct DocumentBuilder {
         let fileExtension = VaultPath.fileExtension(of: link.target)
         if !fileExtension.isEmpty, fileExtension != "md" {
             // A link to a file other than a note: bundles carry no such files, so it stays text.
-            if case .notFound = resolver.resolveAsset(link.target, fromPath: current.path, relativeFirst: false) {
+            if case .notFound = resolver.resolveAsset(link.target, fromPath: currentPath, relativeFirst: false) {
                 report(resolver.unresolvedSeverity, .linkBroken, "no file named '\(link.target)'", at: link.position)
             }
             return nil
@@ -300,10 +300,11 @@ struct DocumentBuilder {
     /// The anchor for `#Heading`, `#H2#H3` or `#^block` in a note, reporting it when missing;
     /// empty for the note's H1, which is the top of the document.
     private mutating func anchor(for fragment: String, in noteIndex: Int, at position: SourcePosition) -> String? {
-        let note = self.note(noteIndex)
+        reads.insert(noteIndex)
+        let note = index.outline(noteIndex)
         if fragment.hasPrefix("^") {
             let id = String(fragment.dropFirst())
-            if note.blocksByID[id] != nil { return fragment }
+            if note.blockIDs.contains(id) { return fragment }
             report(.warning, .linkBrokenBlock, "'\(note.path)' has no block '^\(id)'", at: position)
             return nil
         }
@@ -366,7 +367,7 @@ struct DocumentBuilder {
         if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
         path = VaultPath.normalize(path)
         let vaultPath: String
-        switch resolver.resolveAsset(path, fromPath: current.path, relativeFirst: false) {
+        switch resolver.resolveAsset(path, fromPath: currentPath, relativeFirst: false) {
         case .found(let found): vaultPath = found
         case .notFound:
             report(resolver.unresolvedSeverity, .linkBroken, "no file named '\(source)'", at: position)

@@ -1,20 +1,21 @@
 import Foundation
 import LockerKit
 
-/// Reads and parses, once each, the notes a build kept unread from the previous build's record
-/// (``ParsedNote/isHollow``) when it turns out to need their text: a note that links to a heading
-/// of an edited note is built again, and so is read.
+/// Reads and parses again a note whose text the build does not hold when it turns out to need
+/// it: a note kept unread from the previous build's record (``ParsedNote/isHollow``), which a
+/// note built again links to a heading of, say; or a guide whose tree the build let go once its
+/// document was built (``ParsedNote/releaseBody()``), for a note that embeds it. Each time: the
+/// build holds one note's tree at a time, and such reads are few.
 ///
-/// The note must still have the content hash it was recorded with: one saved again while the
-/// build runs is a ``problems`` entry, which fails the build, rather than a mix of two versions.
-final class NoteLoader: @unchecked Sendable {
+/// The note must still have the content hash it was parsed or recorded with: one saved again
+/// while the build runs is a ``problems`` entry, which fails the build, rather than a mix of two
+/// versions.
+final class NoteLoader: Sendable {
     private let vault: URL
     private let parser: NoteParser
     /// Each note's content hash, by its place among the vault's notes.
     private let hashes: [String]
-    private let lock = NSLock()
-    private var loaded: [Int: ParsedNote] = [:]
-    private var found: [Diagnostic] = []
+    private let found = Guarded<[Diagnostic]>([])
 
     init(vault: URL, parser: NoteParser, hashes: [String]) {
         self.vault = vault
@@ -22,57 +23,28 @@ final class NoteLoader: @unchecked Sendable {
         self.hashes = hashes
     }
 
-    /// Why a note could not be loaded as it was recorded, if any could not.
-    var problems: [Diagnostic] {
-        lock.lock()
-        defer { lock.unlock() }
-        return found
-    }
+    /// Why a note could not be read as it was parsed or recorded, if any could not.
+    var problems: [Diagnostic] { found.withLock { $0 } }
 
-    /// The note at `place` whole; `hollow` itself when it cannot be read as it was recorded
-    /// (a ``problems`` entry says so).
-    func whole(_ place: Int, _ hollow: ParsedNote) -> ParsedNote {
-        lock.lock()
-        let known = loaded[place]
-        lock.unlock()
-        if let known { return known }
-        // Parsed without the lock, so that notes load side by side; two threads after the same
-        // note parse it twice and keep the first.
-        let parsed = load(place, hollow)
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = loaded[place] { return known }
-        switch parsed {
-        case .note(let note):
-            loaded[place] = note
-            return note
-        case .problem(let problem):
-            if !found.contains(problem) { found.append(problem) }
-            return hollow
-        }
-    }
-
-    private enum Loaded {
-        case note(ParsedNote)
-        case problem(Diagnostic)
-    }
-
-    private func load(_ place: Int, _ hollow: ParsedNote) -> Loaded {
-        let path = hollow.path
-        let bytes: [UInt8]
+    /// The note at `place` whole; `held` itself when it cannot be read as it was parsed or
+    /// recorded (a ``problems`` entry says so).
+    func whole(_ place: Int, _ held: ParsedNote) -> ParsedNote {
+        let path = held.path
+        let problem: Diagnostic
         do {
-            bytes = try FileBytes.contents(of: vault.appendingPathComponent(path).path)
+            let bytes = try FileBytes.contents(of: vault.appendingPathComponent(path).path)
+            if place < hashes.count, ContentHash.sha256Hex(bytes) == hashes[place],
+                let note = parser.parse(path: path, bytes: bytes).0
+            {
+                return note
+            }
+            problem = Diagnostic(
+                .error, .fileUnreadable, "the file changed while the vault was being built", file: path,
+                hint: "build again")
         } catch {
-            return .problem(Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: path))
+            problem = Diagnostic(.error, .fileUnreadable, "cannot read the file: \(error)", file: path)
         }
-        guard place < hashes.count, ContentHash.sha256Hex(bytes) == hashes[place],
-            let note = parser.parse(path: path, bytes: bytes).0
-        else {
-            return .problem(
-                Diagnostic(
-                    .error, .fileUnreadable, "the file changed while the vault was being built",
-                    file: path, hint: "build again"))
-        }
-        return .note(note)
+        found.withLock { if !$0.contains(problem) { $0.append(problem) } }
+        return held
     }
 }

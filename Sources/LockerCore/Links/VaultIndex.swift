@@ -49,11 +49,18 @@ struct VaultIndex: Sendable {
         }
     }
 
-    /// The note at `index` with its text: a note kept unread from the previous build is read now.
+    /// The note at `index` with its text: a note kept unread from the previous build, or whose
+    /// text the build let go once its document was built, is read now.
     func whole(_ index: Int) -> ParsedNote {
         let note = notes[index]
-        guard note.isHollow, let loader else { return note }
+        guard note.isHollow || !note.hasBody, let loader else { return note }
         return loader.whole(index, note)
+    }
+
+    /// The note at `index` with its title, headings and block IDs: a note kept unread from the
+    /// previous build is read now.
+    func outline(_ index: Int) -> ParsedNote {
+        notes[index].isHollow ? whole(index) : notes[index]
     }
 
     func identity(of index: Int) -> NoteIdentity {

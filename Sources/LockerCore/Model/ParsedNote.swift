@@ -115,15 +115,26 @@ final class ParsedNote: Sendable {
     let explicitLocale: Bool
     let frontmatter: Frontmatter
     let title: String
-    let blocks: [ParsedBlock]
-    let sections: [ParsedSection]
+    /// The blocks before the first heading, and the sections; empty once let go (``releaseBody()``).
+    var blocks: [ParsedBlock] { body.withLock { $0?.blocks } ?? [] }
+    var sections: [ParsedSection] { body.withLock { $0?.sections } ?? [] }
     /// Inline `#tags` found in the body, in order of appearance.
     let bodyTags: [String]
     /// Heading anchors by the normalised heading text an author links with; the H1's is empty,
     /// for the top of the note.
     let headings: [String: String]
-    /// Every block ID in the note, with the block it marks.
-    let blocksByID: [String: ParsedBlock]
+    /// Every block ID in the note, with the block it marks; empty once let go.
+    var blocksByID: [String: ParsedBlock] { body.withLock { $0?.blocksByID } ?? [:] }
+    /// Every block ID in the note: what a link to `#^id` checks, kept when the body is let go.
+    let blockIDs: Set<String>
+    /// The note's blocks, sections and blocks by ID, until a build lets them go.
+    private let body: Guarded<Body?>
+
+    private struct Body: Sendable {
+        var blocks: [ParsedBlock]
+        var sections: [ParsedSection]
+        var blocksByID: [String: ParsedBlock]
+    }
     let diagnostics: [Diagnostic]
     /// The checklist the note describes, when its kind is ``ContentKind/checklist``.
     let checklist: ParsedChecklist?
@@ -161,17 +172,24 @@ final class ParsedNote: Sendable {
         self.explicitLocale = explicitLocale
         self.frontmatter = frontmatter
         self.title = title
-        self.blocks = blocks
-        self.sections = sections
         self.bodyTags = bodyTags
         self.headings = headings
-        self.blocksByID = blocksByID
+        body = Guarded(Body(blocks: blocks, sections: sections, blocksByID: blocksByID))
+        blockIDs = Set(blocksByID.keys)
         self.diagnostics = diagnostics
         self.checklist = checklist
         self.cards = cards
         self.basePath = basePath
         self.uuid = uuid ?? ContentIdentity.uuidString(kind: kind, id: id)
     }
+
+    /// Whether the note still holds its blocks and sections: a build lets a guide's go once it is
+    /// built, and reads the note again if another embeds it after that.
+    var hasBody: Bool { body.withLock { $0 != nil } }
+
+    /// Lets the note's blocks and sections go: its document is built, and the rest of the build
+    /// needs only what links to it read (its title, headings and block IDs).
+    func releaseBody() { body.withLock { $0 = nil } }
 
     /// This note as a card of the deck `id`, in `locale`.
     func asDeckNote(id: String, locale: String) -> ParsedNote {

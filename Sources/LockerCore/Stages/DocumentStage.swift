@@ -50,9 +50,10 @@ extension Compiler {
         let linkedCount = notes.count - keptGuides.count { $0 != nil }
         var linkTables = VaultIndex(
             notes: notes, assets: indexed.assetPaths, scanningFirst: linkedCount <= Self.fewLinkedNotes)
-        let loader = record.map { _ in
-            NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes)
-        }
+        // With the notes' content hashes, a note read again is known to be the one parsed: a
+        // guide's tree is then let go once it is built, so that the trees give way to documents.
+        let loader =
+            recording ? NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes) : nil
         linkTables.loader = loader
         let index = linkTables
         let resolver = LinkResolver(
@@ -83,6 +84,7 @@ extension Compiler {
             default:
                 let (guide, found) = builder.guide(noteIndex)
                 result = (.guide(guide), nil, found)
+                if loader != nil { note.releaseBody() }
             }
             return Built(
                 document: result.0, page: result.1, diagnostics: result.2,
