@@ -102,9 +102,10 @@ struct ParsedSection: Sendable, Hashable {
 
 /// A note read, parsed and structured, waiting for its links to be resolved.
 ///
-/// Depends only on the note's own bytes and the vault config: the unit an incremental build caches.
-/// Immutable, and a class so that the many places holding a note (link tables, decks, the cache)
-/// share one copy: a struct of this many fields costs a retain per field each time it is copied.
+/// Depends only on the note's own bytes and the vault config. Immutable but for its blocks and
+/// sections, which a build lets go once they are built (``releaseBody()``); a class so that the
+/// many places holding a note (link tables, decks) share one copy: a struct of this many fields
+/// costs a retain per field each time it is copied.
 final class ParsedNote: Sendable {
     let path: String
     let kind: ContentKind
