@@ -93,7 +93,8 @@ public struct Compiler: Sendable {
             return try compile(into: sink, usingRecord: false, walk: walk)
         }
         let built = buildDocuments(
-            indexed, hashes: parsed.hashes, settings: settings, record: record, recording: recording)
+            indexed, hashes: parsed.hashes, files: parsed.files, settings: settings, record: record,
+            recording: recording)
         let templates = TemplateSet.load(vault: vault)
 
         var diagnostics = settings.diagnostics + listing.diagnostics + parsed.diagnostics + indexed.diagnostics

@@ -567,6 +567,50 @@ import Testing
         #expect(changed.problems.map(\.message) == ["the file changed while the vault was being built"])
     }
 
+    /// A note the build hands out whole (``VaultIndex/whole(_:)``) keeps its blocks and sections
+    /// when the thread that built it lets them go meanwhile: an embed read its blocks and then,
+    /// the guide let go on another core, no sections, and the build shipped it without a word.
+    @Test func aNoteHandedOutWholeKeepsItsTreeWhenItIsLetGo() throws {
+        let knots = "## Bowline\n\nA loop. ^loop\n\n## Reef knot\n\nFlat.\n"
+        let vault = try TestVault(["guides/knots.md": knots])
+        defer { vault.remove() }
+        let parser = NoteParser(config: VaultConfig())
+        let target = try #require(parser.parse(path: "guides/knots.md", bytes: Array(knots.utf8)).0)
+        var index = VaultIndex(notes: [target], assets: [])
+        let loader = NoteLoader(
+            vault: vault.root, parser: parser, hashes: [ContentHash.sha256Hex(Data(knots.utf8))])
+        index.loader = loader
+        let held = index.whole(0)
+        target.releaseBody()
+        #expect(held.sections.count == 2 && held.blocksByID.keys.sorted() == ["loop"])
+        // Asked again once let go, it is read again.
+        #expect(index.whole(0).sections.count == 2)
+        #expect(loader.problems.isEmpty)
+    }
+
+    /// A guide let go is read again from the file the scan listed: a name on disk that is not
+    /// NFC (a file from macOS, on Linux) is not the note's path, which is. Built on one thread,
+    /// so that the guide is let go before the note after it embeds it.
+    @Test func aGuideLetGoIsReadAgainFromTheFileTheScanListed() throws {
+        let decomposed = "guides/a-cafe\u{301}.md"
+        let vault = try TestVault([
+            decomposed: "# Café\n\nThe café.\n\n## Menu\n\nCoffee.\n",
+            "guides/b.md": "# B\n\n![[a-café]]\n",
+        ])
+        defer { vault.remove() }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("locker-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let built = try Compiler.$onOneThread.withValue(true) {
+            try PageInputsTests.build(vault, into: output).0
+        }
+        #expect(built.diagnostics.isEmpty, "\(built.diagnostics)")
+        #expect(!built.failed)
+        let clean = try Compiler(vault: vault.root, environment: IncrementalBuildTests.environment).compile()
+        let differences = BuildOutputTests.differences(
+            try PageInputsTests.tree(output), clean.files.map { ($0.path, $0.data) })
+        #expect(differences == [], "\(differences)")
+    }
+
     /// A link to a note kept unread needs its kind, ID and UUID, which the record keeps: the note
     /// is read only for a heading. A loader whose hashes no longer match tells a read by the
     /// problem it keeps.

@@ -15,12 +15,16 @@ final class NoteLoader: Sendable {
     private let parser: NoteParser
     /// Each note's content hash, by its place among the vault's notes.
     private let hashes: [String]
+    /// Each note's file as the scan listed it, by its place (empty: the vault's path joined to the
+    /// note's). A note's path is NFC; the name on disk may not be (a file from macOS on Linux).
+    private let files: [String]
     private let found = Guarded<[Diagnostic]>([])
 
-    init(vault: URL, parser: NoteParser, hashes: [String]) {
+    init(vault: URL, parser: NoteParser, hashes: [String], files: [String] = []) {
         self.vault = vault
         self.parser = parser
         self.hashes = hashes
+        self.files = files
     }
 
     /// Why a note could not be read as it was parsed or recorded, if any could not.
@@ -32,7 +36,8 @@ final class NoteLoader: Sendable {
         let path = held.path
         let problem: Diagnostic
         do {
-            let bytes = try FileBytes.contents(of: vault.appendingPathComponent(path).path)
+            let file = place < files.count ? files[place] : vault.appendingPathComponent(path).path
+            let bytes = try FileBytes.contents(of: file)
             if place < hashes.count, ContentHash.sha256Hex(bytes) == hashes[place],
                 let note = parser.parse(path: path, bytes: bytes).0
             {

@@ -51,9 +51,14 @@ struct VaultIndex: Sendable {
 
     /// The note at `index` with its text: a note kept unread from the previous build, or whose
     /// text the build let go once its document was built, is read now.
+    ///
+    /// With a loader (a build that lets guides' trees go), the note returned holds its blocks
+    /// and sections for as long as the caller holds it: the note in the tables may be let go by
+    /// the thread that built it while this one reads it.
     func whole(_ index: Int) -> ParsedNote {
         let note = notes[index]
-        guard note.isHollow || !note.hasBody, let loader else { return note }
+        guard let loader else { return note }
+        if !note.isHollow, let held = note.holdingBody() { return held }
         return loader.whole(index, note)
     }
 

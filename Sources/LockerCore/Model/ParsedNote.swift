@@ -192,6 +192,36 @@ final class ParsedNote: Sendable {
     /// needs only what links to it read (its title, headings and block IDs).
     func releaseBody() { body.withLock { $0 = nil } }
 
+    /// This note with the blocks and sections it holds now, which no ``releaseBody()`` of this
+    /// one takes away; nil when they were let go already. Taken once, under the lock: a note
+    /// read field by field while another thread lets its body go gave an embed its blocks and
+    /// no sections.
+    func holdingBody() -> ParsedNote? {
+        guard let held = body.withLock({ $0 }) else { return nil }
+        return ParsedNote(self, body: held)
+    }
+
+    private init(_ note: ParsedNote, body: Body) {
+        isHollow = note.isHollow
+        path = note.path
+        kind = note.kind
+        id = note.id
+        idPosition = note.idPosition
+        locale = note.locale
+        explicitLocale = note.explicitLocale
+        frontmatter = note.frontmatter
+        title = note.title
+        bodyTags = note.bodyTags
+        headings = note.headings
+        self.body = Guarded(body)
+        blockIDs = note.blockIDs
+        diagnostics = note.diagnostics
+        checklist = note.checklist
+        cards = note.cards
+        basePath = note.basePath
+        uuid = note.uuid
+    }
+
     /// This note as a card of the deck `id`, in `locale`.
     func asDeckNote(id: String, locale: String) -> ParsedNote {
         ParsedNote(

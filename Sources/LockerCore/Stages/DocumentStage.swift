@@ -34,7 +34,8 @@ extension Compiler {
     /// translations) made. `hashes`: each note's content hash by place; `recording`: whether
     /// this build writes a record.
     func buildDocuments(
-        _ indexed: IndexedVault, hashes: [String], settings: Settings, record: NoteRecord?, recording: Bool
+        _ indexed: IndexedVault, hashes: [String], files: [String] = [], settings: Settings, record: NoteRecord?,
+        recording: Bool
     ) -> BuiltVault {
         let config = settings.config
         let notes = indexed.notes
@@ -53,7 +54,8 @@ extension Compiler {
         // With the notes' content hashes, a note read again is known to be the one parsed: a
         // guide's tree is then let go once it is built, so that the trees give way to documents.
         let loader =
-            recording ? NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes) : nil
+            recording
+            ? NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes, files: files) : nil
         linkTables.loader = loader
         let index = linkTables
         let resolver = LinkResolver(

@@ -12,6 +12,9 @@ struct ParsedVault: Sendable {
     var notes: [ParsedNote] = []
     /// Each note's content hash ("" when not hashed), by its place in ``notes``.
     var hashes: [String] = []
+    /// Each note's file as the scan listed it (``VaultFile/absolutePath``), by its place in
+    /// ``notes``: where a note is read again (``NoteLoader``).
+    var files: [String] = []
     /// For the next build's record: each note's stamp, and a guide's parse diagnostics, by its
     /// place in ``notes``; empty when no record is written.
     var stamps: [FileStamp?] = []
@@ -43,11 +46,12 @@ extension Compiler {
         parsed.settled = Int64(time(nil)) - Int64(settlingTime)
         parsed.results = parseNotes(
             files, config: settings.config, configHash: settings.hash, previous: record, hashing: recording)
-        for (note, noteDiagnostics, sha256, stamp) in parsed.results {
+        for (place, (note, noteDiagnostics, sha256, stamp)) in parsed.results.enumerated() {
             parsed.diagnostics += noteDiagnostics
             guard let note else { continue }
             parsed.notes.append(note)
             parsed.hashes.append(sha256 ?? "")
+            parsed.files.append(files[place].absolutePath)
             if recording {
                 parsed.stamps.append(stamp)
                 parsed.guideDiagnostics.append(note.kind == .guide ? noteDiagnostics : [])
