@@ -197,38 +197,24 @@ final class ParsedNote: Sendable {
     /// read field by field while another thread lets its body go gave an embed its blocks and
     /// no sections.
     func holdingBody() -> ParsedNote? {
-        guard let held = body.withLock({ $0 }) else { return nil }
-        return ParsedNote(self, body: held)
-    }
-
-    private init(_ note: ParsedNote, body: Body) {
-        isHollow = note.isHollow
-        path = note.path
-        kind = note.kind
-        id = note.id
-        idPosition = note.idPosition
-        locale = note.locale
-        explicitLocale = note.explicitLocale
-        frontmatter = note.frontmatter
-        title = note.title
-        bodyTags = note.bodyTags
-        headings = note.headings
-        self.body = Guarded(body)
-        blockIDs = note.blockIDs
-        diagnostics = note.diagnostics
-        checklist = note.checklist
-        cards = note.cards
-        basePath = note.basePath
-        uuid = note.uuid
+        body.withLock { $0 }.map { copy(body: $0) }
     }
 
     /// This note as a card of the deck `id`, in `locale`.
     func asDeckNote(id: String, locale: String) -> ParsedNote {
+        copy(kind: .deck, id: id, locale: locale, body: body.withLock { $0 })
+    }
+
+    /// This note with another identity or body.
+    private func copy(kind: ContentKind? = nil, id: String? = nil, locale: String? = nil, body: Body?) -> ParsedNote {
         ParsedNote(
-            path: path, kind: .deck, id: id, idPosition: idPosition, locale: locale, explicitLocale: explicitLocale,
-            frontmatter: frontmatter, title: title, blocks: blocks, sections: sections, bodyTags: bodyTags,
-            headings: headings, blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, cards: cards,
-            basePath: basePath, isHollow: isHollow)
+            path: path, kind: kind ?? self.kind, id: id ?? self.id, idPosition: idPosition,
+            locale: locale ?? self.locale,
+            explicitLocale: explicitLocale, frontmatter: frontmatter, title: title, blocks: body?.blocks ?? [],
+            sections: body?.sections ?? [], bodyTags: bodyTags, headings: headings, blocksByID: body?.blocksByID ?? [:],
+            diagnostics: diagnostics, checklist: checklist, cards: cards, basePath: basePath, isHollow: isHollow,
+            // The UUID follows the kind and ID.
+            uuid: kind == nil && id == nil ? uuid : nil)
     }
 
     /// A guide note kept from the previous build's record, standing in for the note unread.
