@@ -184,10 +184,6 @@ final class ParsedNote: Sendable {
         self.uuid = uuid ?? ContentIdentity.uuidString(kind: kind, id: id)
     }
 
-    /// Whether the note still holds its blocks and sections: a build lets a guide's go once it is
-    /// built, and reads the note again if another embeds it after that.
-    var hasBody: Bool { body.withLock { $0 != nil } }
-
     /// Lets the note's blocks and sections go: its document is built, and the rest of the build
     /// needs only what links to it read (its title, headings and block IDs).
     func releaseBody() { body.withLock { $0 = nil } }

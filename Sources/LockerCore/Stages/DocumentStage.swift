@@ -31,10 +31,10 @@ extension Compiler {
     /// The documents stage: every note linked and built into its document on every core (a
     /// guide the record keeps is taken as it is), decks built from
     /// their notes, the documents sorted, and the checks across documents (landing-page IDs,
-    /// translations) made. `hashes`: each note's content hash by place; `recording`: whether
-    /// this build writes a record.
+    /// translations) made. `hashes` and `files`: each note's content hash and the file the scan
+    /// listed, by place, for reading a note again; `recording`: whether this build writes a record.
     func buildDocuments(
-        _ indexed: IndexedVault, hashes: [String], files: [String] = [], settings: Settings, record: NoteRecord?,
+        _ indexed: IndexedVault, hashes: [String], files: [String], settings: Settings, record: NoteRecord?,
         recording: Bool
     ) -> BuiltVault {
         let config = settings.config

@@ -10,7 +10,7 @@ struct ParsedVault: Sendable {
 
     /// The notes read, in the vault's order.
     var notes: [ParsedNote] = []
-    /// Each note's content hash ("" when not hashed), by its place in ``notes``.
+    /// Each note's content hash ("" when no record is written), by its place in ``notes``.
     var hashes: [String] = []
     /// Each note's file as the scan listed it (``VaultFile/absolutePath``), by its place in
     /// ``notes``: where a note is read again (``NoteLoader``).
