@@ -87,10 +87,11 @@ struct DocumentBuilder {
         return diagnostics
     }
 
-    /// The guide for the note at `noteIndex`, and what was wrong with its links.
-    mutating func guide(_ noteIndex: Int) -> (Guide, [Diagnostic]) {
+    /// The guide for the note at `noteIndex` (read already when `whole` is given), and what was
+    /// wrong with its links.
+    mutating func guide(_ noteIndex: Int, note whole: ParsedNote? = nil) -> (Guide, [Diagnostic]) {
         begin(noteIndex)
-        let note = self.note(noteIndex)
+        let note = whole ?? self.note(noteIndex)
         let blocks = convert(note.blocks)
         let sections = note.sections.map { convert($0) }
         let tags = Self.tags(of: note)

@@ -7,8 +7,20 @@ import LockerKit
 struct NoteParser: Sendable {
     var config: VaultConfig
 
+    /// How much of a note ``parse(path:bytes:reading:)`` reads, and what it reports.
+    enum Reading {
+        /// All of it.
+        case whole
+        /// A guide in outline (``ParsedNote/Holding/outline``) when ``OutlineScanner`` can tell
+        /// its headings, reporting what its frontmatter has wrong; any other note whole.
+        case outliningGuides
+        /// The body of a note held in outline, whose frontmatter is given: what the body has
+        /// wrong is reported, what the frontmatter has was reported with the outline.
+        case body(frontmatter: Frontmatter)
+    }
+
     /// The parsed note, or nil with the diagnostics that explain why it could not be read.
-    func parse(path: String, bytes: [UInt8]) -> (ParsedNote?, [Diagnostic]) {
+    func parse(path: String, bytes: [UInt8], reading: Reading = .whole) -> (ParsedNote?, [Diagnostic]) {
         let decoder = SourceDecoder(maxBytes: config.maxFileSize)
         let (decoded, decodeDiagnostics) = decoder.decode(bytes, file: path)
         guard let source = decoded else { return (nil, decodeDiagnostics) }
@@ -17,8 +29,28 @@ struct NoteParser: Sendable {
         let frontmatterParser = FrontmatterParser(file: path, config: config)
         let (split, splitProblem) = frontmatterParser.split(source)
         if let splitProblem { diagnostics.append(splitProblem) }
-        let (frontmatter, frontmatterDiagnostics) = frontmatterParser.parse(split)
-        diagnostics += frontmatterDiagnostics
+        let frontmatter: Frontmatter
+        if case .body(let given) = reading {
+            frontmatter = given
+            diagnostics = []
+        } else {
+            let (parsed, frontmatterDiagnostics) = frontmatterParser.parse(split)
+            frontmatter = parsed
+            diagnostics += frontmatterDiagnostics
+        }
+        let identity = identity(path: path, frontmatter: frontmatter)
+        if case .outliningGuides = reading, identity.kind == .guide,
+            let outline = OutlineScanner.outline(of: split.body)
+        {
+            let title = frontmatter.title ?? outline.h1 ?? VaultPath.fileName(of: identity.basePath)
+            let note = ParsedNote(
+                path: path, kind: identity.kind, id: identity.id, idPosition: frontmatter.idPosition ?? .start,
+                locale: identity.locale,
+                explicitLocale: frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path),
+                frontmatter: frontmatter, title: title, headings: outline.headings, basePath: identity.basePath,
+                holding: .outline)
+            return (note, diagnostics)
+        }
 
         let (body, unterminated) = CommentStripper.strip(split.body)
         if let unterminated {
@@ -35,7 +67,6 @@ struct NoteParser: Sendable {
         let (h1, blocks, sections) = structure.build(flat)
         diagnostics += structure.diagnostics
 
-        let identity = identity(path: path, frontmatter: frontmatter)
         let title = frontmatter.title ?? h1.map { $0.plainText } ?? VaultPath.fileName(of: identity.basePath)
 
         var headings: [String: String] = [:]

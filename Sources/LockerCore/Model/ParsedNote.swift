@@ -152,19 +152,35 @@ final class ParsedNote: Sendable {
     /// The UUID of the document the note is (or is part of), from its kind and ID: made once
     /// here rather than for every link to the note.
     let uuid: String
-    /// Whether the note stands for one kept from the previous build's record (``NoteRecord``),
-    /// unread: it has the path, kind, ID, locale, aliases and the frontmatter's ID and type, and
-    /// no text. ``VaultIndex/whole(_:)`` reads and parses it when a build needs its text.
-    let isHollow: Bool
+    /// How much of the note's text this value was made with.
+    let holding: Holding
+
+    /// How much of a note's text a ``ParsedNote`` was made with. ``VaultIndex/whole(_:)`` reads
+    /// and parses the note again when a build needs its text and the note does not hold it.
+    enum Holding: Sendable {
+        /// All of it, parsed (the body may have been let go since: ``releaseBody()``).
+        case whole
+        /// Its frontmatter and what links to it need (title and headings), read by
+        /// ``OutlineScanner``: how the parse stage holds a guide, whose body is parsed when it
+        /// is built.
+        case outline
+        /// None: a guide kept unread from the previous build's record (``NoteRecord``). It has
+        /// the path, kind, ID, locale, aliases and the frontmatter's ID and type.
+        case hollow
+    }
+
+    /// Whether the note stands for one kept unread from the previous build's record.
+    var isHollow: Bool { holding == .hollow }
 
     init(
         path: String, kind: ContentKind, id: String, idPosition: SourcePosition, locale: String,
-        explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock],
-        sections: [ParsedSection], bodyTags: [String], headings: [String: String],
-        blocksByID: [String: ParsedBlock], diagnostics: [Diagnostic], checklist: ParsedChecklist?,
-        cards: [ParsedCard]? = nil, basePath: String, isHollow: Bool = false, uuid: String? = nil
+        explicitLocale: Bool, frontmatter: Frontmatter, title: String, blocks: [ParsedBlock] = [],
+        sections: [ParsedSection] = [], bodyTags: [String] = [], headings: [String: String],
+        blocksByID: [String: ParsedBlock] = [:], diagnostics: [Diagnostic] = [], checklist: ParsedChecklist? = nil,
+        cards: [ParsedCard]? = nil, basePath: String, holding: Holding = .whole, blockIDs: Set<String>? = nil,
+        uuid: String? = nil
     ) {
-        self.isHollow = isHollow
+        self.holding = holding
         self.path = path
         self.kind = kind
         self.id = id
@@ -175,8 +191,8 @@ final class ParsedNote: Sendable {
         self.title = title
         self.bodyTags = bodyTags
         self.headings = headings
-        body = Guarded(Body(blocks: blocks, sections: sections, blocksByID: blocksByID))
-        blockIDs = Set(blocksByID.keys)
+        body = Guarded(holding == .whole ? Body(blocks: blocks, sections: sections, blocksByID: blocksByID) : nil)
+        self.blockIDs = blockIDs ?? Set(blocksByID.keys)
         self.diagnostics = diagnostics
         self.checklist = checklist
         self.cards = cards
@@ -203,14 +219,17 @@ final class ParsedNote: Sendable {
 
     /// This note with another identity or body.
     private func copy(kind: ContentKind? = nil, id: String? = nil, locale: String? = nil, body: Body?) -> ParsedNote {
-        ParsedNote(
+        let note = ParsedNote(
             path: path, kind: kind ?? self.kind, id: id ?? self.id, idPosition: idPosition,
             locale: locale ?? self.locale,
             explicitLocale: explicitLocale, frontmatter: frontmatter, title: title, blocks: body?.blocks ?? [],
             sections: body?.sections ?? [], bodyTags: bodyTags, headings: headings, blocksByID: body?.blocksByID ?? [:],
-            diagnostics: diagnostics, checklist: checklist, cards: cards, basePath: basePath, isHollow: isHollow,
+            diagnostics: diagnostics, checklist: checklist, cards: cards, basePath: basePath, holding: holding,
+            blockIDs: blockIDs,
             // The UUID follows the kind and ID.
             uuid: kind == nil && id == nil ? uuid : nil)
+        if body == nil { note.releaseBody() }
+        return note
     }
 
     /// A guide note kept from the previous build's record, standing in for the note unread.
@@ -224,7 +243,7 @@ final class ParsedNote: Sendable {
             path: path, kind: .guide, id: guide.id, idPosition: guide.idPosition, locale: guide.locale,
             explicitLocale: guide.explicitLocale, frontmatter: frontmatter, title: "", blocks: [], sections: [],
             bodyTags: [], headings: [:], blocksByID: [:], diagnostics: guide.parseDiagnostics, checklist: nil,
-            basePath: guide.basePath, isHollow: true,
+            basePath: guide.basePath, holding: .hollow,
             // The guide's UUID, which its index entry holds: from the same kind and ID.
             uuid: guide.uuid)
     }

@@ -31,15 +31,15 @@ extension Compiler {
     /// The documents stage: every note linked and built into its document on every core (a
     /// guide the record keeps is taken as it is), decks built from
     /// their notes, the documents sorted, and the checks across documents (landing-page IDs,
-    /// translations) made. `hashes` and `files`: each note's content hash and the file the scan
-    /// listed, by place, for reading a note again; `recording`: whether this build writes a record.
+    /// translations) made. `hashes`: each note's content hash, by place; `loader`, in a build
+    /// that writes a record, reads a note held in outline or let go again.
     func buildDocuments(
-        _ indexed: IndexedVault, hashes: [String], files: [String], settings: Settings, record: NoteRecord?,
-        recording: Bool
+        _ indexed: IndexedVault, hashes: [String], settings: Settings, record: NoteRecord?, loader: NoteLoader?
     ) -> BuiltVault {
         let config = settings.config
         let notes = indexed.notes
         var diagnostics: [Diagnostic] = []
+        let recording = loader != nil
         // Each note's content hash by its place, what kept guides are checked by.
         let currentHashes = recording ? hashes : []
         let assets = AssetCatalog(root: vault)
@@ -51,11 +51,6 @@ extension Compiler {
         let linkedCount = notes.count - keptGuides.count { $0 != nil }
         var linkTables = VaultIndex(
             notes: notes, assets: indexed.assetPaths, scanningFirst: linkedCount <= Self.fewLinkedNotes)
-        // With the notes' content hashes, a note read again is known to be the one parsed: a
-        // guide's tree is then let go once it is built, so that the trees give way to documents.
-        let loader =
-            recording
-            ? NoteLoader(vault: vault, parser: NoteParser(config: config), hashes: currentHashes, files: files) : nil
         linkTables.loader = loader
         let index = linkTables
         let resolver = LinkResolver(
@@ -84,8 +79,12 @@ extension Compiler {
                 let (page, found) = builder.landingPage(noteIndex)
                 result = (nil, page, found)
             default:
-                let (guide, found) = builder.guide(noteIndex)
-                result = (.guide(guide), nil, found)
+                // A guide held in outline is parsed now, and what its body has wrong reported with
+                // its links; a guide parsed whole lets its tree go once built (a note that embeds
+                // it reads it again).
+                let read = note.holding == .outline ? loader?.read(noteIndex, note) : nil
+                let (guide, found) = builder.guide(noteIndex, note: read?.note)
+                result = (.guide(guide), nil, (read?.diagnostics ?? []) + found)
                 if loader != nil { note.releaseBody() }
             }
             return Built(

@@ -24,11 +24,21 @@ extension Compiler {
     /// shape while the parse kept notes unread from it: the compile starts again without it.
     func index(
         _ notes: consuming [ParsedNote], assets: [VaultFile], settings: Settings, record: NoteRecord?,
-        sink: some OutputSink
+        loader: NoteLoader?, sink: some OutputSink
     ) -> IndexedVault? {
         let catalog = DeckCatalog(notes: &notes, config: settings.config)
+        var diagnostics = catalog.diagnostics
+        // A guide held in outline that joined a deck below a folder note is one of the deck's
+        // notes now: read whole, with what its body has wrong.
+        if let loader {
+            for place in notes.indices where notes[place].kind == .deck && notes[place].holding == .outline {
+                let read = loader.read(place, notes[place])
+                notes[place] = read.note
+                diagnostics += read.diagnostics
+            }
+        }
         var indexed = IndexedVault(notes: notes, catalog: catalog, assetPaths: assets.map(\.path))
-        indexed.diagnostics = catalog.diagnostics
+        indexed.diagnostics = diagnostics
         // Hashed once, for the record and the page inputs.
         indexed.surfaceSHA256 =
             sink.recordsInputs

@@ -8,7 +8,8 @@ struct ParsedVault: Sendable {
     /// content hash when the record wants it, and its stamp when the record does.
     typealias Result = (note: ParsedNote?, diagnostics: [Diagnostic], sha256: String?, stamp: FileStamp?)
 
-    /// The notes read, in the vault's order.
+    /// The notes read, in the vault's order; a guide in outline when the parse outlined guides
+    /// (``ParsedNote/Holding/outline``).
     var notes: [ParsedNote] = []
     /// Each note's content hash ("" when no record is written), by its place in ``notes``.
     var hashes: [String] = []
@@ -19,7 +20,8 @@ struct ParsedVault: Sendable {
     /// place in ``notes``; empty when no record is written.
     var stamps: [FileStamp?] = []
     var guideDiagnostics: [[Diagnostic]] = []
-    /// Every note's diagnostics, in the vault's order.
+    /// Every note's diagnostics, in the vault's order; of a guide in outline, those of its
+    /// frontmatter: the documents stage reads its body, and reports what that finds.
     var diagnostics: [Diagnostic] = []
     /// What each note's parse gave, kept with the rest for a one-shot build to exit without
     /// freeing it.
@@ -38,14 +40,19 @@ struct ParsedVault: Sendable {
 extension Compiler {
     /// The parse stage: every note read and parsed on every core; a guide the previous build's
     /// `record` holds with the same stamp, or the same content hash, stands unread as a hollow
-    /// note (``ParsedNote/hollow(path:kept:)``). `recording`: whether this build writes a record.
-    func parse(_ files: [VaultFile], settings: Settings, record: NoteRecord?, recording: Bool) -> ParsedVault {
+    /// note (``ParsedNote/hollow(path:kept:)``). `recording`: whether this build writes a record;
+    /// a build that does, and so knows each note's content hash, holds a guide in outline
+    /// when `outlining` (``ParsedNote/Holding/outline``).
+    func parse(
+        _ files: [VaultFile], settings: Settings, record: NoteRecord?, recording: Bool, outlining: Bool
+    ) -> ParsedVault {
         var parsed = ParsedVault()
         // A stamp goes into the record only when the note had not changed for `settlingTime`
         // before it was read: taken now, before any note is read.
         parsed.settled = Int64(time(nil)) - Int64(settlingTime)
         parsed.results = parseNotes(
-            files, config: settings.config, configHash: settings.hash, previous: record, hashing: recording)
+            files, config: settings.config, configHash: settings.hash, previous: record, hashing: recording,
+            outlining: outlining)
         for (place, (note, noteDiagnostics, sha256, stamp)) in parsed.results.enumerated() {
             parsed.diagnostics += noteDiagnostics
             guard let note else { continue }
@@ -64,7 +71,8 @@ extension Compiler {
     /// previous build's record holds with the same stamp, or the same content hash, is not parsed:
     /// it stands as a hollow note (``ParsedNote/hollow(path:kept:)``).
     private func parseNotes(
-        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool
+        _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool,
+        outlining: Bool
     ) -> [ParsedVault.Result] {
         let parser = NoteParser(config: config)
         let parsing = ProgressCounter(progress, .parsing, total: files.count)
@@ -109,7 +117,8 @@ extension Compiler {
             }
             let sha256 = ContentHash.sha256Hex(bytes)
             if let kept = hollow(sha256: sha256) { return kept }
-            let (note, diagnostics) = parser.parse(path: file.path, bytes: bytes)
+            let (note, diagnostics) = parser.parse(
+                path: file.path, bytes: bytes, reading: outlining ? .outliningGuides : .whole)
             return (note, diagnostics, sha256, stamp)
         }
     }
