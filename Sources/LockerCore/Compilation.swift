@@ -12,10 +12,21 @@ public struct Compilation: Sendable {
     var documents: [Document] = [] {
         didSet { idCounts = nil }
     }
-    /// The guides built, sorted by ID and locale; without those kept from the previous build
-    /// unbuilt (``keptGuides``).
+    /// The guides built and held, sorted by ID and locale; without those kept from the previous
+    /// build unbuilt (``keptGuides``), and without those a build that writes a record wrote and
+    /// let go as it built them (``builtGuides``).
     public var guides: [Guide] {
         documents.compactMap { if case .guide(let guide) = $0 { guide } else { nil } }
+    }
+    /// What the index shows of each guide built, held or written as it was built, sorted by ID
+    /// and locale: every guide but those kept from the previous build.
+    var builtGuides: [ContentIndex.Entry] {
+        documents.compactMap {
+            switch $0 {
+            case .guide, .written: $0.indexEntry
+            default: nil
+            }
+        }
     }
     /// The IDs of the guides `locker build` kept from the previous build in its output without
     /// building them again, their note and every note they show being unchanged (one per locale).

@@ -56,7 +56,7 @@ public struct Compiler: Sendable {
     public func compile() throws -> Compilation {
         let memory = MemoryOutput()
         var compilation = try compile(into: memory)
-        compilation.files = memory.files
+        if !compilation.failed { compilation.files = memory.files }
         return compilation
     }
 
@@ -105,12 +105,25 @@ public struct Compiler: Sendable {
             // The vault's shape is no longer the record's: the notes it kept unread are read.
             return try compile(into: sink, usingRecord: false, outlining: outlining, walk: walk)
         }
-        let built = buildDocuments(indexed, hashes: parsed.hashes, settings: settings, record: record, loader: loader)
+        let templates = TemplateSet.load(vault: vault)
+        // In a build that writes a record, a guide's bundle file and page are written as soon as
+        // it is built: a build that fails leaves them to the sink's discard.
+        let streaming = emit && recording
+        let built = try buildDocuments(
+            indexed, hashes: parsed.hashes, settings: settings, record: record, loader: loader,
+            into: streaming ? sink : nil,
+            site: streaming
+                ? { keys, runs, pages, assets in
+                    siteBuilder(
+                        settings: settings, templates: templates, surfaceSHA256: indexed.surfaceSHA256, sink: sink,
+                        keys: keys, runs: runs, pages: pages, assets: assets)
+                } : nil)
         if loader?.outlineFailed == true {
-            // A guide's outline was not the one its text gives: every note is parsed whole.
+            // A guide's outline was not the one its text gives: every note is parsed whole, into
+            // a sink that forgets what this compile wrote.
+            sink.restart()
             return try compile(into: sink, usingRecord: usingRecord, outlining: false, walk: walk)
         }
-        let templates = TemplateSet.load(vault: vault)
 
         var diagnostics = settings.diagnostics + listing.diagnostics + parsed.diagnostics + indexed.diagnostics
         diagnostics += built.diagnostics + templates.diagnostics

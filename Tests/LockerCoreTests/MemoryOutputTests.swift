@@ -51,6 +51,29 @@ import Testing
         #expect(third.previousFile(".locker-notes") == nil)
     }
 
+    /// A build writes as it goes; one that starts again (a guide's outline read wrong) forgets
+    /// what it wrote and kept, in memory as in a folder, first built or over a previous build.
+    @Test func aRestartForgetsWhatWasWrittenAndKept() throws {
+        let memory = MemoryOutput(over: nil)
+        try memory.write(OutputFile(path: "a", data: Data("A".utf8)))
+        memory.restart()
+        try memory.write(OutputFile(path: "b", data: Data("B".utf8)))
+        #expect(memory.files.map(\.path) == ["b"])
+
+        let output = PageInputsTests.folder()
+        defer { removeOutput(output) }
+        for _ in 0..<2 {
+            let transaction = try OutputWriter.begin(replacing: output)
+            try transaction.write(OutputFile(path: "site/a/index.html", data: Data("A".utf8)))
+            _ = try transaction.keep("b", if: .bytes(sha256: ContentHash.sha256Hex(Data("B".utf8))))
+            transaction.restart()
+            try transaction.write(OutputFile(path: "b", data: Data("B".utf8)))
+            try transaction.commit()
+            let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+            #expect(names == ["b"])
+        }
+    }
+
     @Test func anOutputOverNothingRecordsAndOneForATestDoesNot() throws {
         #expect(MemoryOutput(over: nil).recordsInputs)
         let plain = MemoryOutput()

@@ -196,7 +196,7 @@ import Testing
         let output = PageInputsTests.folder()
         defer { PageInputsTests.remove(vault, output) }
         let first = try Self.rebuild(vault, output)
-        #expect(first.guides.count == 4 && first.keptGuides.isEmpty)
+        #expect(first.builtGuides.count == 4 && first.keptGuides.isEmpty)
         #expect(first.idCount(of: .guide) == 3 && first.idCount(of: .checklist) == 1 && first.idCount(of: .deck) == 0)
         let again = try Self.rebuild(vault, output)
         #expect(again.keptGuides.count == 4)
@@ -209,7 +209,7 @@ import Testing
         defer { PageInputsTests.remove(vault, output) }
         let first = try Self.rebuild(vault, output)
         #expect(first.keptGuides == [])
-        #expect(first.guides.count == 4)
+        #expect(first.builtGuides.count == 4)
         // A guide kept unread stands as a note with its index entry's UUID, which is the one its
         // kind and ID give.
         let record = try #require(try Self.record(in: output))
@@ -222,7 +222,7 @@ import Testing
         // Nothing changed: every guide is kept, with the warning it had.
         let unchanged = try Self.rebuild(vault, output)
         #expect(unchanged.keptGuides.sorted() == ["anchoring", "knots", "tides", "weather"])
-        #expect(unchanged.guides.isEmpty)
+        #expect(unchanged.builtGuides.isEmpty)
         let warning = try #require(unchanged.diagnostics.first { $0.code == .linkBroken })
         #expect(warning.file == "guides/tides.md")
         #expect(warning.position == tides.markers["1"])
@@ -231,7 +231,7 @@ import Testing
         try vault.write("guides/weather.md", Data("---\nid: weather\n---\nFog comes with a warm front.\n".utf8))
         let embedded = try Self.rebuild(vault, output)
         #expect(embedded.keptGuides.sorted() == ["knots", "tides"])
-        #expect(embedded.guides.map(\.id).sorted() == ["anchoring", "weather"])
+        #expect(embedded.builtGuides.map(\.id).sorted() == ["anchoring", "weather"])
 
         // A linked heading renamed: the link breaks, and the note that links to it says so.
         try vault.write("guides/knots.md", Data("---\nid: knots\n---\n## Bowline knot\n\nA loop that holds.\n".utf8))
@@ -289,7 +289,7 @@ import Testing
         #expect(built.keptGuides.sorted() == ["anchoring", "knots", "tides", "weather"])
 
         let next = try Self.rebuild(vault, output)
-        #expect(next.guides.map(\.id).sorted() == ["anchoring", "weather"])
+        #expect(next.builtGuides.map(\.id).sorted() == ["anchoring", "weather"])
     }
 
     @Test func aNoteAddedOrRenamedReadsEveryNoteAgain() throws {
@@ -308,7 +308,7 @@ import Testing
         let renamed = try Self.rebuild(vault, output)
         #expect(renamed.keptGuides == [])
         #expect(renamed.diagnostics.filter { $0.code == .linkBroken }.map(\.file) == ["guides/anchoring.md"])
-        #expect(renamed.guides.count == 5)
+        #expect(renamed.builtGuides.count == 5)
     }
 
     @Test func aBundleFileOrPageChangedInTheOutputIsMadeAgain() throws {

@@ -50,18 +50,13 @@ struct BundleWriter: Sendable {
         documents: [Document], assets: [AssetCatalog.Asset], into sink: some OutputSink,
         progress: ProgressCounter? = nil
     ) throws -> Layout {
-        let root = BundleSchema.folder
-
-        /// Writes one file named by its hash (assets keep their names) and describes it.
         @Sendable func emit(
             _ data: Data, folder: String, prefix: String = "", kind: String, locale: String?, id: String?,
             lists: String?, name: String? = nil, sha256 known: String? = nil
         ) throws -> Manifest.File {
-            let sha256 = known ?? ContentHash.sha256Hex(data)
-            let relative = name ?? Self.path(folder: folder, prefix: prefix, sha256: sha256)
-            try sink.write(OutputFile(path: root + "/" + relative, data: data), sha256: sha256)
-            return Manifest.File(
-                path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
+            try Self.emit(
+                data, folder: folder, prefix: prefix, kind: kind, locale: locale, id: id, lists: lists, name: name,
+                sha256: known, into: sink)
         }
 
         // Every kind has an index in every locale, listing every document of the kind: in that
@@ -87,21 +82,7 @@ struct BundleWriter: Sendable {
         }
         @Sendable func writeDocument(_ offset: Int) throws -> Manifest.File {
             defer { progress?.tick() }
-            let document = documents[offset]
-            let folder = "\(document.kind)/\(document.locale)"
-            // A guide kept from the previous build keeps its file, when the file is still there.
-            if case .kept(let kept) = document,
-                case let relative = Self.path(folder: folder, sha256: kept.bundleSHA256),
-                try sink.keep(root + "/" + relative, if: .bytes(sha256: kept.bundleSHA256))
-            {
-                return Manifest.File(
-                    path: relative, kind: document.kind.rawValue,
-                    locale: document.locale, id: document.id, lists: nil, sha256: kept.bundleSHA256,
-                    size: kept.bundleSize)
-            }
-            return try emit(
-                try document.encoded(), folder: folder, kind: document.kind.rawValue, locale: document.locale,
-                id: document.id, lists: nil)
+            return try Self.write(documents[offset], into: sink)
         }
 
         // Indexes and documents are encoded and written on every core, the indexes first: one
@@ -137,6 +118,42 @@ struct BundleWriter: Sendable {
                     sha256: asset.sha256))
         }
         return Layout(written: entries, documents: documentRange)
+    }
+
+    /// Writes one file into the bundle, named by its hash (`name`, for an asset, keeps its
+    /// name), and describes it as the manifest lists it.
+    private static func emit(
+        _ data: Data, folder: String, prefix: String = "", kind: String, locale: String?, id: String?,
+        lists: String?, name: String? = nil, sha256 known: String? = nil, into sink: some OutputSink
+    ) throws -> Manifest.File {
+        let sha256 = known ?? ContentHash.sha256Hex(data)
+        let relative = name ?? path(folder: folder, prefix: prefix, sha256: sha256)
+        try sink.write(OutputFile(path: BundleSchema.folder + "/" + relative, data: data), sha256: sha256)
+        return Manifest.File(
+            path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
+    }
+
+    /// Writes a document's file into `sink`, named by its hash, and describes it. A guide kept
+    /// from the previous build keeps its file when the file is still there; a guide written as
+    /// it was built has its file.
+    static func write(_ document: Document, into sink: some OutputSink) throws -> Manifest.File {
+        let folder = "\(document.kind)/\(document.locale)"
+        switch document {
+        case .written(let written):
+            return written.file
+        case .kept(let kept):
+            let relative = path(folder: folder, sha256: kept.bundleSHA256)
+            if try sink.keep(BundleSchema.folder + "/" + relative, if: .bytes(sha256: kept.bundleSHA256)) {
+                return Manifest.File(
+                    path: relative, kind: document.kind.rawValue, locale: document.locale, id: document.id,
+                    lists: nil, sha256: kept.bundleSHA256, size: kept.bundleSize)
+            }
+        default:
+            break
+        }
+        return try emit(
+            try document.encoded(), folder: folder, kind: document.kind.rawValue, locale: document.locale,
+            id: document.id, lists: nil, into: sink)
     }
 
     /// Writes the manifest of the files `layout` holds, its signature file when the bundle is

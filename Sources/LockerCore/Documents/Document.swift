@@ -8,13 +8,15 @@ indirect enum Document: Sendable {
     case deck(Deck)
     /// A guide kept from the previous build, unbuilt (see ``loaded()``).
     case kept(KeptDocument)
+    /// A guide whose bundle file and page this build wrote as soon as it built it, and let go.
+    case written(WrittenGuide)
 
     var kind: ContentKind {
         switch self {
         case .guide: .guide
         case .checklist: .checklist
         case .deck: .deck
-        case .kept: .guide
+        case .kept, .written: .guide
         }
     }
 
@@ -24,6 +26,7 @@ indirect enum Document: Sendable {
         case .checklist(let checklist): checklist.id
         case .deck(let deck): deck.id
         case .kept(let kept): kept.id
+        case .written(let written): written.entry.id
         }
     }
 
@@ -33,6 +36,7 @@ indirect enum Document: Sendable {
         case .checklist(let checklist): checklist.locale
         case .deck(let deck): deck.locale
         case .kept(let kept): kept.locale
+        case .written(let written): written.entry.locale
         }
     }
 
@@ -43,10 +47,12 @@ indirect enum Document: Sendable {
         case .checklist(let checklist): checklist.source
         case .deck(let deck): deck.source
         case .kept(let kept): kept.source
+        case .written(let written): written.source
         }
     }
 
-    /// The document whole: a kept guide is built now; any other document is itself.
+    /// The document whole: a kept guide is built now; any other document is itself (a written
+    /// guide is not asked for: its files are written).
     func loaded() throws -> Document {
         guard case .kept(let kept) = self else { return self }
         return try kept.document()
@@ -59,6 +65,7 @@ indirect enum Document: Sendable {
         case .checklist(let checklist): CanonicalJSONWriter.data(for: checklist)
         case .deck(let deck): CanonicalJSONWriter.data(for: deck)
         case .kept: try loaded().encoded()
+        case .written(let written): throw LockerError.io("\(written.source) was encoded already")
         }
     }
 
@@ -79,6 +86,22 @@ indirect enum Document: Sendable {
                 id: deck.id, uuid: deck.uuid, title: deck.title, subtitle: deck.description, category: nil, type: nil,
                 tags: deck.tags, order: deck.order, locale: deck.locale, cardCount: deck.cardCount)
         case .kept(let kept): kept.indexEntry
+        case .written(let written): written.entry
         }
+    }
+}
+
+/// What the rest of a build needs of a guide whose bundle file and page were written as soon as
+/// it was built: its source, its index entry and its bundle file.
+final class WrittenGuide: Sendable {
+    let source: String
+    let entry: ContentIndex.Entry
+    /// Its bundle file, as the manifest lists it.
+    let file: Manifest.File
+
+    init(source: String, entry: ContentIndex.Entry, file: Manifest.File) {
+        self.source = source
+        self.entry = entry
+        self.file = file
     }
 }

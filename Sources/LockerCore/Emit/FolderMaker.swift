@@ -15,6 +15,9 @@ final class FolderMaker: @unchecked Sendable {
 
     init(root: String) { self.root = root }
 
+    /// Forgets the folders made: the root was emptied.
+    func forget() { lock.withLock { known = [""] } }
+
     /// Creates `relative` (a path below ``root``) and its parents, unless done before.
     func ensure(_ relative: String) throws {
         guard !lock.withLock({ known.contains(relative) }) else { return }

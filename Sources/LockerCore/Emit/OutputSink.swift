@@ -108,6 +108,9 @@ public protocol OutputSink: Sendable {
 
     /// The bytes of the file the previous build wrote at `path`, when it is still that file.
     func previousFile(_ path: String) -> [UInt8]?
+
+    /// Forgets every file written or kept so far: the build starts again.
+    func restart()
 }
 
 /// What makes a file of the previous build this build's own (``OutputSink/keep(_:if:)``).
@@ -162,6 +165,8 @@ extension OutputSink {
     public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool { false }
 
     public func previousFile(_ path: String) -> [UInt8]? { nil }
+
+    public func restart() {}
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``, and of each build `locker
@@ -237,6 +242,13 @@ public final class MemoryOutput: OutputSink, @unchecked Sendable {
         lock.withLock { previous[path] }.map { [UInt8]($0.file.data) }
     }
 
+    public func restart() {
+        lock.withLock {
+            collected = []
+            keptPaths = []
+        }
+    }
+
     /// Lets the previous build's files go once this build is done: the next build is made over
     /// this one, which must not hold the one before it.
     public func letPreviousGo() {
@@ -280,7 +292,8 @@ public final class MemoryBuilds: @unchecked Sendable {
         let output = MemoryOutput(over: lock.withLock { last })
         defer { output.letPreviousGo() }
         let compilation = try compiler.compile(into: output, taking: fingerprint)
-        if !compilation.failed { lock.withLock { last = output } }
+        // A build that fails writes nothing: what it wrote as it went is forgotten.
+        if compilation.failed { output.restart() } else { lock.withLock { last = output } }
         return (compilation, output)
     }
 }

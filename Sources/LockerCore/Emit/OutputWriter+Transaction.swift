@@ -118,6 +118,14 @@ extension OutputWriter {
             }
         }
 
+        public func restart() {
+            state.withLock { (files, written, reused) = ([:], [], 0) }
+            // The folder emptied, the folders made in it with it.
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            folders.forget()
+        }
+
         /// Makes the written files the output, with a marker that lists them and `record`.
         public func commit(record: BuildRecord?) throws {
             try prepare(record: record)?.apply(in: URL(fileURLWithPath: output))

@@ -10,8 +10,9 @@ import LockerKit
 /// - the document: the SHA-256 of its bundle file, which encodes every field of it;
 /// - the site: the vault's shape (``LinkSurface``: the settings and every note's path, kind, ID,
 ///   locale and aliases, which decide every link's target), the templates, the address, every
-///   landing page (each encoded whole), the shared files' names, the content hash of every vault
-///   file the build embeds, and the `locker` program itself (no page shows the content date);
+///   landing page (each encoded whole), the shared files' names, and the `locker` program itself
+///   (no page shows the content date). A vault file a page shows is named by its content hash,
+///   in the bundle file or the landing page, so its bytes are no input of their own;
 /// - the page: its folder, its language versions and its Open Graph image.
 ///
 /// An index page depends on the site and on its listing (``IndexListing``).
@@ -21,7 +22,7 @@ struct PageInputs: Sendable {
 
     init(
         linkSurface: String, templates: [String: String], baseURL: String?, pages: [LandingPage],
-        sharedFiles: [String], assets: [(path: String, sha256: String)], program: String
+        sharedFiles: [String], program: String
     ) {
         var bytes = SurfaceBytes()
         bytes.add(["locker-page-inputs 1", linkSurface, baseURL, program])
@@ -35,9 +36,6 @@ struct PageInputs: Sendable {
             bytes.add((try? encoder.encode(page)) ?? Data([0xFF]))
         }
         bytes.add(sharedFiles)
-        for asset in assets.sorted(by: { $0.path.utf8Precedes($1.path) }) {
-            bytes.add([asset.path, asset.sha256])
-        }
         site = bytes.sha256
     }
 

@@ -305,7 +305,7 @@ struct PageContext {
                 ["id": "card-" + card.id, "front": html.itemHTML(card.front), "back": html.render(card.back)]
             }
             values["isDeck"] = true
-        case .kept:
+        case .kept, .written:
             throw LockerError.io("the guide from \(document.source) could not be built")
         }
         var context = common(

@@ -16,7 +16,8 @@ struct SiteBuilder {
     var templates: TemplateSet
     /// The public address, ending in `/`; absolute URLs (canonical, sitemap, Open Graph) need it.
     var baseURL: String?
-    var documents: [Document]
+    /// Each document's kind, ID and locale, in the order of the documents (sorted by them).
+    var keys: [(kind: ContentKind, id: String, locale: String)]
     var pages: [LandingPage]
     var assets: AssetCatalog
     /// The kinds the vault has documents of, in schema order: the site's navigation.
@@ -52,16 +53,16 @@ struct SiteBuilder {
     }
 
     init(
-        config: VaultConfig, templates: TemplateSet, baseURL: String?, documents: [Document], pages: [LandingPage],
-        assets: AssetCatalog
+        config: VaultConfig, templates: TemplateSet, baseURL: String?,
+        keys: [(kind: ContentKind, id: String, locale: String)], pages: [LandingPage], assets: AssetCatalog
     ) {
         self.config = config
         self.templates = templates
         self.baseURL = baseURL
-        self.documents = documents
+        self.keys = keys
         self.pages = pages
         self.assets = assets
-        let present = Set(documents.map(\.kind))
+        let present = Set(keys.map(\.kind))
         documentKinds = ContentKind.known.filter(present.contains)
     }
 
@@ -84,10 +85,10 @@ struct SiteBuilder {
         }
     }
 
-    private func route(of document: Document) -> Route {
+    private func route(kind: ContentKind, id: String, locale: String) -> Route {
         // Made in one string with room for all of it: joined with `+`, the path was made three
         // times over (every document's route in every build).
-        let (locale, id, folder) = (document.locale, document.id, Self.folder(of: document.kind))
+        let folder = Self.folder(of: kind)
         var path = prefix(locale)
         path.reserveCapacity(path.utf8.count + folder.utf8.count + id.utf8.count + 2)
         path += folder
@@ -98,9 +99,9 @@ struct SiteBuilder {
     }
 
     /// The landing page that sits at the root: the first by order.
-    private var rootPageID: String? { pages.first?.id }
+    var rootPageID: String? { pages.first?.id }
 
-    private func route(of page: LandingPage, variant: Int = 0) -> Route {
+    func route(of page: LandingPage, variant: Int = 0) -> Route {
         var path = prefix(page.locale) + (page.id == rootPageID ? "" : page.id + "/")
         if variant > 0 { path += Self.variantName(variant) + "/" }
         return Route(path: path, locale: page.locale)
@@ -143,7 +144,7 @@ struct SiteBuilder {
     /// The folder of a kind's index in a locale.
     func indexPath(_ kind: ContentKind, _ locale: String) -> String { indexRoute(kind, locale).path }
 
-    private func pick<T>(_ versions: [T], locale: String, localeOf: (T) -> String) -> T? {
+    func pick<T>(_ versions: [T], locale: String, localeOf: (T) -> String) -> T? {
         config.preferred(versions, in: locale, localeOf: localeOf)
     }
 
@@ -174,35 +175,21 @@ struct SiteBuilder {
 
     // MARK: Rendering
 
-    /// Writes every file of the site into `sink`, under ``folder``, as it is rendered; returns
-    /// how many pages (`index.html` files) it wrote. The assets' states are those read so far:
-    /// the documents'.
-    func render(into sink: some OutputSink, progress: ProgressCounter? = nil) throws -> Rendered {
-        // The files every page links to, named by their hashes.
-        func hashed(_ data: Data, suffix: String) -> (path: String, data: Data, sha256: String) {
-            let sha256 = ContentHash.sha256Hex(data)
-            return (Self.assetsFolder + "/" + sha256.prefix(16) + suffix, data, sha256)
-        }
-        let icon = hashed(Data(SiteIcon.svg.utf8), suffix: ".svg")
-        let style = hashed(Data((templates.render("style", [:]) ?? "").utf8), suffix: ".css")
-        let inputs = inputSources.map { sources in
-            PageInputs(
-                linkSurface: sources.linkSurface, templates: templates.sources, baseURL: baseURL, pages: pages,
-                sharedFiles: [icon.path, style.path], assets: assets.states, program: sources.program)
-        }
+    /// What every page is rendered with, worked out before any page is: a guide's page is
+    /// rendered as soon as the guide is built (``SitePages/writePage(of:at:bundleSHA256:into:)``).
+    func prepare() -> SitePages { SitePages(builder: self) }
+
+    /// Writes every file of the site that `site` has not written into `sink`, under ``folder``:
+    /// the shared files, the landing pages, the index pages, the pages of `documents` that are
+    /// not written yet (``Document/written(_:)``), the 404 page, `robots.txt`, the sitemap and
+    /// `_headers`. Returns how many pages (`index.html` files) the site has.
+    func render(
+        _ documents: [Document], with site: SitePages, into sink: some OutputSink, progress: ProgressCounter? = nil
+    ) throws -> Rendered {
         var listed: [(path: String, locale: String, alternates: [String: String])] = []
         var htmlPaths: [String] = []
         @Sendable func emit(_ path: String, _ data: Data, sha256: String? = nil) throws {
             try sink.write(OutputFile(path: Self.folder + "/" + path, data: data), sha256: sha256)
-        }
-        /// Takes a page from the previous build when it was made from the same inputs.
-        @Sendable func reused(_ path: String, inputs: String?) throws -> Bool {
-            guard let inputs else { return false }
-            return try sink.keep(Self.folder + "/" + path, if: .inputs(inputs))
-        }
-        /// Writes a page with its inputs, when known.
-        @Sendable func emit(_ path: String, _ data: Data, inputs: String?) throws {
-            try sink.write(OutputFile(path: Self.folder + "/" + path, data: data), sha256: nil, inputs: inputs)
         }
         func write(_ route: Route, _ html: String) throws {
             try emit(route.path + "index.html", Data(html.utf8))
@@ -213,102 +200,53 @@ struct SiteBuilder {
         for asset in assets.site {
             try emit(asset.bundlePath, asset.data, sha256: asset.sha256)
         }
-        for file in [icon, style] {
+        for file in [site.icon, site.style] {
             try emit(file.path, file.data, sha256: file.sha256)
         }
-        let (iconPath, stylePath) = (icon.path, style.path)
-
-        // Which locales each document and page exists in.
-        // By index: a document is a large value, and grouping copies would retain every field.
-        let documents = self.documents
-        let localeOf = { @Sendable (index: Int) in documents[index].locale }
-        let pagesByID = Dictionary(grouping: pages, by: \.id)
-
-        @Sendable func alternates(_ routes: [Route]) -> [String: String] {
-            Self.alternates(routes)
-        }
-        let tables = siteTables()
+        let (tables, context) = (site.tables, site.context)
         let routes = tables.routes
-        /// The routes of a document's language versions, by locale.
-        @Sendable func alternatesOf(_ offset: Int) -> [String: String] {
-            Self.alternates(tables.versions(of: offset).map { routes[$0] })
-        }
-        // Each page's language versions are collected for the sitemap alone, so only with one
-        // (a page rendered again links its versions itself).
-        let listsAlternates = baseURL != nil
-        let linkTarget = { @Sendable (target: LinkTarget, locale: String) -> String? in
-            guard case .document(let kind, let id, _, let anchor) = target else { return nil }
-            var path: String?
-            if kind == .page {
-                path = pagesByID[id].flatMap { pick($0, locale: locale, localeOf: \.locale) }.map { route(of: $0).path }
-            } else {
-                path = tables.documents(DocumentKey(kind: kind, id: id))
-                    .flatMap { pick($0, locale: locale, localeOf: localeOf) }.map { routes[$0].path }
-            }
-            guard let path else { return nil }
-            return path + (anchor.map { "#" + Self.pageAnchor($0, kind: kind) } ?? "")
-        }
-
-        let context = PageContext(builder: self, iconPath: iconPath, stylePath: stylePath)
 
         // Landing pages and their variants.
         for page in pages {
-            let versions = pagesByID[page.id] ?? [page]
-            let alternate = alternates(versions.map { route(of: $0) })
+            let versions = site.pagesByID[page.id] ?? [page]
+            let alternate = Self.alternates(versions.map { route(of: $0) })
             for variant in page.hero.headlines.indices {
                 let route = route(of: page, variant: variant)
                 let canonical = self.route(of: page).path
                 let html = try context.landing(
                     page, variant: variant, route: route, canonical: canonical, alternates: alternate,
-                    link: { linkTarget($0, page.locale) })
+                    link: { site.linkTarget($0, locale: page.locale) })
                 try write(route, html)
                 if variant == 0 { listed.append((route.path, page.locale, alternate)) }
             }
         }
 
-        // Content pages, shared with the root landing page's image in their locale.
-        let rootVersions = rootPageID.flatMap { pagesByID[$0] } ?? []
-        let rootImages = Dictionary(
-            uniqueKeysWithValues: config.locales.map { ($0, pick(rootVersions, locale: $0, localeOf: \.locale)?.image) }
-        )
         // Rendered and written on every core; only the routes are kept.
         // Index pages: one per kind and locale, listing every document of the kind in it.
         let indexRoutes = documentKinds.flatMap { kind in
             let routes = config.locales.map { indexRoute(kind, $0) }
-            return routes.map { (kind: kind, route: $0, alternates: alternates(routes)) }
+            return routes.map { (kind: kind, route: $0, alternates: Self.alternates(routes)) }
         }
         @Sendable func renderIndex(_ kind: ContentKind, route: Route, alternates: [String: String]) throws {
             let chosen = tables.versions(ofKind: kind)
-                .compactMap { pick($0, locale: route.locale, localeOf: localeOf) }
+                .compactMap { pick($0, locale: route.locale, localeOf: { documents[$0].locale }) }
             let unsorted = chosen.map { documents[$0].indexEntry }
             let order = BundleWriter.indexPermutation(unsorted)
             let entries = order.map { (entry: unsorted[$0], path: routes[chosen[$0]].path) }
-            let pageInputs = inputs.map { inputs in
+            let pageInputs = site.inputs.map { inputs in
                 inputs.index(
                     route: route.path, listing: IndexListing(entries.map(\.entry), paths: entries.map(\.path)),
                     alternates: alternates)
             }
-            if try reused(route.path + "index.html", inputs: pageInputs) { return }
+            if try site.kept(route.path + "index.html", inputs: pageInputs, in: sink) { return }
             let html = Data(try context.index(kind, entries: entries, route: route, alternates: alternates).utf8)
-            try emit(route.path + "index.html", html, inputs: pageInputs)
+            try sink.write(
+                OutputFile(path: Self.folder + "/" + route.path + "index.html", data: html), sha256: nil,
+                inputs: pageInputs)
         }
-        @Sendable func renderDocument(_ offset: Int, alternates listed: [String: String]?) throws {
-            let document = documents[offset]
-            let route = routes[offset]
-            let alternates = listed ?? alternatesOf(offset)
-            let image = rootImages[document.locale] ?? nil
-            let bundleFiles = inputSources?.bundleFiles ?? []
-            let pageInputs = inputs.flatMap { inputs -> String? in
-                guard offset < bundleFiles.count, !bundleFiles[offset].isEmpty else { return nil }
-                return inputs.document(
-                    route: route.path, bundleSHA256: bundleFiles[offset], alternates: alternates, image: image)
-            }
-            if try reused(route.path + "index.html", inputs: pageInputs) { return }
-            let html = try context.document(
-                document, route: route, alternates: alternates, image: image,
-                link: { target in linkTarget(target, document.locale) })
-            try emit(route.path + "index.html", Data(html.utf8), inputs: pageInputs)
-        }
+        let bundleFiles = inputSources?.bundleFiles ?? []
+        // Each page's language versions are collected for the sitemap alone, so only with one.
+        let listsAlternates = baseURL != nil
         // Index pages first: one index of a large vault is as much work as many documents, and
         // rendered with them it runs beside them rather than alone after them.
         let jobs = indexRoutes.indices.map(PageJob.index) + documents.indices.map(PageJob.document)
@@ -323,8 +261,16 @@ struct SiteBuilder {
                 )
             case .document(let offset):
                 defer { progress?.tick() }
-                let alternates = listsAlternates ? alternatesOf(offset) : nil
-                return (routes[offset], alternates, Result { try renderDocument(offset, alternates: alternates) })
+                let alternates = listsAlternates ? site.alternates(of: offset) : nil
+                return (
+                    routes[offset], alternates,
+                    Result {
+                        if case .written = documents[offset] { return }
+                        let sha256 =
+                            offset < bundleFiles.count && !bundleFiles[offset].isEmpty ? bundleFiles[offset] : nil
+                        try site.writePage(of: documents[offset], at: offset, bundleSHA256: sha256, into: sink)
+                    }
+                )
             }
         }
         // The sitemap and `_headers` sort what is listed: the order rendered in does not matter.
@@ -340,8 +286,8 @@ struct SiteBuilder {
                     route,
                     try context.home(
                         route: route, kinds: documentKinds.map { ($0, indexRoute($0, route.locale).path) },
-                        alternates: alternates(routes)))
-                listed.append((route.path, route.locale, alternates(routes)))
+                        alternates: Self.alternates(routes)))
+                listed.append((route.path, route.locale, Self.alternates(routes)))
             }
         }
 
@@ -384,19 +330,21 @@ struct SiteBuilder {
     }
 
     /// The routes of a set of language versions, by locale.
-    private static func alternates(_ routes: [Route]) -> [String: String] {
+    static func alternates(_ routes: [Route]) -> [String: String] {
         Dictionary(routes.map { ($0.locale, $0.path) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Which documents are language versions of one another, and each document's route.
-    private func siteTables() -> SiteTables {
-        let documents = self.documents
-        // Each document's route and key on every core: a path made for each document, and its
-        // ID read through a kept guide's record, kept one core busy for a measurable time at the
-        // start of the site.
-        let laid = Compiler.parallelMap(Array(documents.indices)) { offset in
-            let document = documents[offset]
-            return (route: route(of: document), key: DocumentKey(kind: document.kind, id: document.id))
+    func siteTables() -> SiteTables {
+        let keys = self.keys
+        // Each document's route and key on every core: a path made for each document kept one
+        // core busy for a measurable time at the start of the site.
+        let laid = Compiler.parallelMap(Array(keys.indices)) { offset in
+            let key = keys[offset]
+            return (
+                route: route(kind: key.kind, id: key.id, locale: key.locale),
+                key: DocumentKey(kind: key.kind, id: key.id)
+            )
         }
         return SiteTables(documents: laid, runs: versionRuns)
     }

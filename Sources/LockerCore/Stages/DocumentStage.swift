@@ -1,6 +1,13 @@
 import Foundation
 import LockerKit
 
+/// A document's kind, ID and locale, which it is sorted by.
+typealias DocumentSortKey = (kind: ContentKind, id: String, locale: String)
+
+/// Lays out the site of the documents with these keys, in order, their runs of one kind and ID,
+/// the landing pages and the vault files read so far.
+typealias SiteLayout = ([DocumentSortKey], [Range<Int>], [LandingPage], AssetCatalog) -> SiteBuilder
+
 /// What the documents stage made: every guide, checklist and deck, sorted by kind, ID and
 /// locale, the site's landing pages, and what the output stage and the next build need of them.
 struct BuiltVault: Sendable {
@@ -20,22 +27,31 @@ struct BuiltVault: Sendable {
     var built: [Compiler.Built] = []
     /// The guides kept from the previous build's record, by place (empty when none was).
     var keptGuides: [NoteRecord.KeptGuide?] = []
+    /// What the site's pages are rendered with, when the guides' pages were rendered as they
+    /// were built.
+    var site: SitePages?
     /// The link tables, and the documents' sort keys: kept with the rest for a one-shot build to
     /// exit without freeing them.
     var index: VaultIndex
-    var sortKeys: [(kind: ContentKind, id: String, locale: String)] = []
+    var sortKeys: [DocumentSortKey] = []
     var diagnostics: [Diagnostic] = []
 }
 
 extension Compiler {
     /// The documents stage: every note linked and built into its document on every core (a
-    /// guide the record keeps is taken as it is), decks built from
-    /// their notes, the documents sorted, and the checks across documents (landing-page IDs,
-    /// translations) made. `hashes`: each note's content hash, by place; `loader`, in a build
-    /// that writes a record, reads a note held in outline or let go again.
-    func buildDocuments(
-        _ indexed: IndexedVault, hashes: [String], settings: Settings, record: NoteRecord?, loader: NoteLoader?
-    ) -> BuiltVault {
+    /// guide the record keeps is taken as it is), decks built from their notes, the documents
+    /// sorted, and the checks across documents (landing-page IDs, translations) made.
+    ///
+    /// The landing pages, checklists and decks, which are few, are built first; then the guides.
+    /// Given a `sink` and what lays out the site (`site`, from the documents' keys, in order, and
+    /// the landing pages), each guide's bundle file and page are written into `sink` as soon as
+    /// it is built, and the guide let go (``Document/written(_:)``): a build holds the vault's
+    /// documents' entries, never their text. `hashes`: each note's content hash, by place;
+    /// `loader`, in a build that writes a record, reads a note held in outline or let go again.
+    func buildDocuments<Sink: OutputSink>(
+        _ indexed: IndexedVault, hashes: [String], settings: Settings, record: NoteRecord?, loader: NoteLoader?,
+        into sink: Sink?, site: SiteLayout?
+    ) throws -> BuiltVault {
         let config = settings.config
         let notes = indexed.notes
         var diagnostics: [Diagnostic] = []
@@ -60,7 +76,18 @@ extension Compiler {
         // What builds a kept guide when it is asked for: one object that every kept document
         // shares, rather than the link tables copied into each one's closure.
         let keptBuilder = KeptGuideBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-        let built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
+        @Sendable func builder() -> DocumentBuilder {
+            DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+        }
+        /// The guides built after the rest: those the record does not keep.
+        @Sendable func isBuiltLater(_ place: Int) -> Bool {
+            let kind = notes[place].kind
+            return kind != .deck && kind != .checklist && kind != .page
+                && (place >= keptGuides.count || keptGuides[place] == nil)
+        }
+        // Landing pages, checklists and kept guides.
+        var built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
+            if isBuiltLater(noteIndex) { return Built() }
             defer { linking.tick() }
             let note = index.notes[noteIndex]
             if note.kind == .deck { return Built() }
@@ -69,69 +96,101 @@ extension Compiler {
                 return Built(
                     document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
             }
-            var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+            var builder = builder()
             let result: (Document?, LandingPage?, [Diagnostic])
-            switch note.kind {
-            case .checklist:
-                let (checklist, found) = builder.checklist(noteIndex)
-                result = (.checklist(checklist), nil, found)
-            case .page:
+            if note.kind == .page {
                 let (page, found) = builder.landingPage(noteIndex)
                 result = (nil, page, found)
-            default:
-                // A guide held in outline is parsed now, and what its body has wrong reported with
-                // its links; a guide parsed whole lets its tree go once built (a note that embeds
-                // it reads it again).
-                let read = note.holding == .outline ? loader?.read(noteIndex, note) : nil
-                let (guide, found) = builder.guide(noteIndex, note: read?.note)
-                result = (.guide(guide), nil, (read?.diagnostics ?? []) + found)
-                if loader != nil { note.releaseBody() }
+            } else {
+                let (checklist, found) = builder.checklist(noteIndex)
+                result = (.checklist(checklist), nil, found)
             }
             return Built(
                 document: result.0, page: result.1, diagnostics: result.2,
-                reads: recording ? builder.reads.sorted() : [],
-                assets: recording
-                    ? builder.assetUses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) } : [])
+                reads: recording ? builder.reads.sorted() : [], assets: recording ? Self.sorted(builder.assetUses) : [])
         }
-        var documents: [Document] = []
-        var pages: [LandingPage] = []
-        // Each document's note, by place (-1 for a deck).
-        var documentPlaces: [Int] = []
-        // Each field read where it lies: a result copied whole retained its five references.
-        for place in built.indices {
-            if let document = built[place].document {
-                documents.append(document)
-                documentPlaces.append(place)
-            }
-            if let page = built[place].page {
-                pages.append(page)
-            }
-            if !built[place].diagnostics.isEmpty { diagnostics += built[place].diagnostics }
-        }
+        var pages = built.compactMap(\.page)
         pages.sort { ($0.order ?? Int.max, $0.id, $0.locale) < ($1.order ?? Int.max, $1.id, $1.locale) }
-        diagnostics += LandingPageIDChecker(locales: config.locales, defaultLocale: config.defaultLocale).check(
-            pages, notes: notes)
         var (stamps, versions) = Self.checklistStamps(notes, config: config)
         let deckResults = Self.parallelMap(indexed.catalog.groups) { group in
-            var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
+            var builder = builder()
             return builder.decks(group, config: config)
         }
+        var decks: [Document] = []
         for result in deckResults {
-            documents += result.decks.map { .deck($0) }
-            documentPlaces += result.decks.map { _ in -1 }
+            decks += result.decks.map { .deck($0) }
             diagnostics += result.diagnostics
             stamps += result.stamps
             versions += result.versions
         }
-        // Sorted by kind, ID and locale, by keys read once: a document's fields are read through
-        // its case, and reading them in every comparison retained them. Documents that come in
-        // that order already (notes named as they are known) are not moved.
-        let keys = documents.map { (kind: $0.kind, id: $0.id, locale: $0.locale) }
+
+        // Every document's note (-1 for a deck) and key, in the notes' order and then the decks':
+        // a guide built later is known by its note's ID and locale, which its guide takes.
+        var documentPlaces: [Int] = []
+        var keys: [DocumentSortKey] = []
+        for place in built.indices {
+            if let document = built[place].document {
+                keys.append((document.kind, document.id, document.locale))
+            } else if isBuiltLater(place) {
+                keys.append((.guide, notes[place].id, notes[place].locale))
+            } else {
+                continue
+            }
+            documentPlaces.append(place)
+        }
+        keys += decks.map { ($0.kind, $0.id, $0.locale) }
+        documentPlaces += decks.map { _ in -1 }
+        // Sorted by kind, ID and locale. Documents that come in that order already (notes named
+        // as they are known) are not moved.
         let documentOrder = DocumentOrder(keys: keys)
-        if let order = documentOrder.order {
+        let order = documentOrder.order ?? Array(keys.indices)
+        // Each guide built later is written as soon as it is, at its place in that order.
+        var placeOffsets = [Int](repeating: -1, count: notes.count)
+        for (offset, position) in order.enumerated() where documentPlaces[position] >= 0 {
+            placeOffsets[documentPlaces[position]] = offset
+        }
+        let offsets = placeOffsets
+        let sitePages = site.map { $0(order.map { keys[$0] }, documentOrder.runs, pages, assets).prepare() }
+        let failure = Guarded<(any Error)?>(nil)
+        let later = Self.parallelMap(Array(notes.indices.filter(isBuiltLater))) { noteIndex -> Built in
+            defer { linking.tick() }
+            let note = index.notes[noteIndex]
+            var builder = builder()
+            // A guide held in outline is parsed now, and what its body has wrong reported with
+            // its links; its tree is let go once built (a note that embeds it reads it again).
+            let read = note.holding == .outline ? loader?.read(noteIndex, note) : nil
+            let (guide, found) = builder.guide(noteIndex, note: read?.note)
+            if loader != nil { note.releaseBody() }
+            var document = Document.guide(guide)
+            if let sink, let sitePages {
+                do {
+                    let file = try BundleWriter.write(document, into: sink)
+                    try sitePages.writePage(of: document, at: offsets[noteIndex], bundleSHA256: file.sha256, into: sink)
+                    document = .written(WrittenGuide(source: note.path, entry: document.indexEntry, file: file))
+                } catch {
+                    failure.withLock { if $0 == nil { $0 = error } }
+                }
+            }
+            return Built(
+                document: document, diagnostics: (read?.diagnostics ?? []) + found,
+                reads: recording ? builder.reads.sorted() : [], assets: recording ? Self.sorted(builder.assetUses) : [])
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        for (noteIndex, result) in zip(notes.indices.filter(isBuiltLater), later) { built[noteIndex] = result }
+
+        var documents: [Document] = []
+        // Each field read where it lies: a result copied whole retained its five references.
+        for place in built.indices {
+            if let document = built[place].document { documents.append(document) }
+            if !built[place].diagnostics.isEmpty { diagnostics += built[place].diagnostics }
+        }
+        documents += decks
+        if documentOrder.order != nil {
             documents = order.map { documents[$0] }
             documentPlaces = order.map { documentPlaces[$0] }
         }
+        diagnostics += LandingPageIDChecker(locales: config.locales, defaultLocale: config.defaultLocale).check(
+            pages, notes: notes)
         diagnostics += TranslationChecker(config: config, strict: strict).check(documents, versions: versions)
         // A note kept unread but needed by a guide or deck built again, and saved since it was
         // recorded, fails the build rather than ship what the empty stand-in gave.
@@ -141,12 +200,18 @@ extension Compiler {
         result.documents = documents
         result.documentPlaces = documentPlaces
         result.pages = pages
+        result.site = sitePages
         result.stamps = stamps.sorted { ($0.file, $0.position) < ($1.file, $1.position) }
         result.built = built
         result.keptGuides = keptGuides
-        result.sortKeys = keys
+        result.sortKeys = order.map { keys[$0] }
         result.diagnostics = diagnostics
         return result
+    }
+
+    /// The vault files a document embeds, sorted, for the record.
+    private static func sorted(_ uses: Set<AssetUse>) -> [AssetUse] {
+        uses.sorted { ($0.path, $0.bundled ? 1 : 0) < ($1.path, $1.bundled ? 1 : 0) }
     }
 
     /// How many notes a build links at most for its link tables to be built only when its

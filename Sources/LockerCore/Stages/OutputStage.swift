@@ -48,16 +48,13 @@ extension Compiler {
         } catch {
             throw bundleError(error)
         }
-        var site = SiteBuilder(
-            config: config, templates: templates, baseURL: baseURL ?? config.baseURL, documents: documents,
-            pages: pages, assets: assets)
-        site.versionRuns = vault.order.runs
-        site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
-        // Without a way to tell this program from the next, pages are always rendered.
-        if sink.recordsInputs, let surfaceSHA256, let program {
-            site.inputSources = SiteBuilder.InputSources(
-                linkSurface: surfaceSHA256, program: program, bundleFiles: layout.documentSHA256s)
-        }
+        var site =
+            vault.site?.builder
+            ?? siteBuilder(
+                settings: settings, templates: templates, surfaceSHA256: surfaceSHA256, sink: sink,
+                keys: vault.sortKeys, runs: vault.order.runs, pages: pages, assets: assets)
+        site.inputSources?.bundleFiles = layout.documentSHA256s
+        let pagesSite = vault.site ?? site.prepare()
         // The manifest and the record are written while the site is rendered (the longer of the
         // two, and on one core for part of it).
         let bundle = writer
@@ -76,7 +73,9 @@ extension Compiler {
                 throw bundleError(error)
             }
         } and: {
-            try site.render(into: sink, progress: ProgressCounter(progress, .rendering, total: documents.count))
+            try site.render(
+                documents, with: pagesSite, into: sink,
+                progress: ProgressCounter(progress, .rendering, total: documents.count))
         }
         var workingSet: [any Sendable] = [layout]
         if let previous { workingSet.append(previous) }
@@ -84,6 +83,25 @@ extension Compiler {
         return WrittenOutput(
             manifest: manifest, pageCount: rendered.pageCount, templateTime: site.templateClock.total,
             workingSet: workingSet)
+    }
+
+    /// The site of the documents with these keys (in order), runs of one kind and ID, landing
+    /// pages and vault files.
+    func siteBuilder(
+        settings: Settings, templates: TemplateSet, surfaceSHA256: String?, sink: some OutputSink,
+        keys: [DocumentSortKey], runs: [Range<Int>], pages: [LandingPage], assets: AssetCatalog
+    ) -> SiteBuilder {
+        let config = settings.config
+        var site = SiteBuilder(
+            config: config, templates: templates, baseURL: baseURL ?? config.baseURL, keys: keys, pages: pages,
+            assets: assets)
+        site.versionRuns = runs
+        site.pageSkeletons = environment["LOCKER_PAGE_SKELETONS"] != "off"
+        // Without a way to tell this program from the next, pages are always rendered.
+        if sink.recordsInputs, let surfaceSHA256, let program = BuildFingerprint.program {
+            site.inputSources = SiteBuilder.InputSources(linkSurface: surfaceSHA256, program: program, bundleFiles: [])
+        }
+        return site
     }
 
     /// The note record's entries in runs (all of the record but its first bytes, which hold the
