@@ -12,27 +12,18 @@ public struct Compilation: Sendable {
     var documents: [Document] = [] {
         didSet { idCounts = nil }
     }
-    /// The guides built and held, sorted by ID and locale; without those kept from the previous
-    /// build unbuilt (``keptGuides``), and without those a build that writes a record wrote and
-    /// let go as it built them (``builtGuides``).
+    /// The guides built and held, sorted by ID and locale; without those a build that writes a
+    /// record wrote (or kept from the previous build) as it built them (``builtGuides``,
+    /// ``keptGuides``).
     public var guides: [Guide] {
         documents.compactMap { if case .guide(let guide) = $0 { guide } else { nil } }
     }
     /// What the index shows of each guide built, held or written as it was built, sorted by ID
     /// and locale: every guide but those kept from the previous build.
-    var builtGuides: [ContentIndex.Entry] {
-        documents.compactMap {
-            switch $0 {
-            case .guide, .written: $0.indexEntry
-            default: nil
-            }
-        }
-    }
+    var builtGuides: [ContentIndex.Entry] = []
     /// The IDs of the guides `locker build` kept from the previous build in its output without
     /// building them again, their note and every note they show being unchanged (one per locale).
-    public var keptGuides: [String] {
-        documents.compactMap { if case .kept(let kept) = $0 { kept.id } else { nil } }
-    }
+    public internal(set) var keptGuides: [String] = []
     /// How many documents of `kind` there are, each ID counted once whatever its locales: the
     /// documents are sorted by kind and ID, so an ID's versions are side by side.
     public func idCount(of kind: ContentKind) -> Int {

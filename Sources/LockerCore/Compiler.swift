@@ -131,7 +131,14 @@ public struct Compiler: Sendable {
             diagnostics: diagnostics.escalated(strict: strict).sorted(by: Diagnostic.ordered),
             noteCount: listing.notes.count, files: [])
         compilation.documents = built.documents
-        compilation.builtDocuments = built.documents.count { if case .kept = $0 { false } else { true } }
+        for (document, place) in zip(built.documents, built.documentPlaces) where document.kind == .guide {
+            if place >= 0, place < built.keptGuides.count, built.keptGuides[place] != nil {
+                compilation.keptGuides.append(document.id)
+            } else {
+                compilation.builtGuides.append(document.indexEntry)
+            }
+        }
+        compilation.builtDocuments = built.documents.count - compilation.keptGuides.count
         compilation.idCounts = built.order.idCounts
         compilation.config = settings.config
         compilation.pages = built.pages

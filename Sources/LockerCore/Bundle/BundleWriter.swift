@@ -133,27 +133,26 @@ struct BundleWriter: Sendable {
             path: relative, kind: kind, locale: locale, id: id, lists: lists, sha256: sha256, size: data.count)
     }
 
-    /// Writes a document's file into `sink`, named by its hash, and describes it. A guide kept
-    /// from the previous build keeps its file when the file is still there; a guide written as
-    /// it was built has its file.
+    /// Writes a document's file into `sink`, named by its hash, and describes it; a guide
+    /// written as it was built has its file.
     static func write(_ document: Document, into sink: some OutputSink) throws -> Manifest.File {
+        if case .written(let written) = document { return written.file }
         let folder = "\(document.kind)/\(document.locale)"
-        switch document {
-        case .written(let written):
-            return written.file
-        case .kept(let kept):
-            let relative = path(folder: folder, sha256: kept.bundleSHA256)
-            if try sink.keep(BundleSchema.folder + "/" + relative, if: .bytes(sha256: kept.bundleSHA256)) {
-                return Manifest.File(
-                    path: relative, kind: document.kind.rawValue, locale: document.locale, id: document.id,
-                    lists: nil, sha256: kept.bundleSHA256, size: kept.bundleSize)
-            }
-        default:
-            break
-        }
         return try emit(
             try document.encoded(), folder: folder, kind: document.kind.rawValue, locale: document.locale,
             id: document.id, lists: nil, into: sink)
+    }
+
+    /// The bundle file of a guide the previous build's record keeps, taken from its output when
+    /// it is still there; nil when it is not.
+    static func keep(_ guide: NoteRecord.KeptGuide, into sink: some OutputSink) throws -> Manifest.File? {
+        let relative = path(folder: "\(ContentKind.guide)/\(guide.locale)", sha256: guide.bundleSHA256)
+        guard try sink.keep(BundleSchema.folder + "/" + relative, if: .bytes(sha256: guide.bundleSHA256)) else {
+            return nil
+        }
+        return Manifest.File(
+            path: relative, kind: ContentKind.guide.rawValue, locale: guide.locale, id: guide.id, lists: nil,
+            sha256: guide.bundleSHA256, size: guide.bundleSize)
     }
 
     /// Writes the manifest of the files `layout` holds, its signature file when the bundle is

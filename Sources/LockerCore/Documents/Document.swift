@@ -6,8 +6,6 @@ indirect enum Document: Sendable {
     case guide(Guide)
     case checklist(Checklist)
     case deck(Deck)
-    /// A guide kept from the previous build, unbuilt (see ``loaded()``).
-    case kept(KeptDocument)
     /// A guide whose bundle file and page this build wrote as soon as it built it, and let go.
     case written(WrittenGuide)
 
@@ -16,7 +14,7 @@ indirect enum Document: Sendable {
         case .guide: .guide
         case .checklist: .checklist
         case .deck: .deck
-        case .kept, .written: .guide
+        case .written: .guide
         }
     }
 
@@ -25,7 +23,6 @@ indirect enum Document: Sendable {
         case .guide(let guide): guide.id
         case .checklist(let checklist): checklist.id
         case .deck(let deck): deck.id
-        case .kept(let kept): kept.id
         case .written(let written): written.entry.id
         }
     }
@@ -35,7 +32,6 @@ indirect enum Document: Sendable {
         case .guide(let guide): guide.locale
         case .checklist(let checklist): checklist.locale
         case .deck(let deck): deck.locale
-        case .kept(let kept): kept.locale
         case .written(let written): written.entry.locale
         }
     }
@@ -46,16 +42,8 @@ indirect enum Document: Sendable {
         case .guide(let guide): guide.source
         case .checklist(let checklist): checklist.source
         case .deck(let deck): deck.source
-        case .kept(let kept): kept.source
         case .written(let written): written.source
         }
-    }
-
-    /// The document whole: a kept guide is built now; any other document is itself (a written
-    /// guide is not asked for: its files are written).
-    func loaded() throws -> Document {
-        guard case .kept(let kept) = self else { return self }
-        return try kept.document()
     }
 
     /// The document as its bundle file holds it: canonical JSON on one line.
@@ -64,7 +52,6 @@ indirect enum Document: Sendable {
         case .guide(let guide): CanonicalJSONWriter.data(for: guide)
         case .checklist(let checklist): CanonicalJSONWriter.data(for: checklist)
         case .deck(let deck): CanonicalJSONWriter.data(for: deck)
-        case .kept: try loaded().encoded()
         case .written(let written): throw LockerError.io("\(written.source) was encoded already")
         }
     }
@@ -85,14 +72,14 @@ indirect enum Document: Sendable {
             ContentIndex.Entry(
                 id: deck.id, uuid: deck.uuid, title: deck.title, subtitle: deck.description, category: nil, type: nil,
                 tags: deck.tags, order: deck.order, locale: deck.locale, cardCount: deck.cardCount)
-        case .kept(let kept): kept.indexEntry
         case .written(let written): written.entry
         }
     }
 }
 
-/// What the rest of a build needs of a guide whose bundle file and page were written as soon as
-/// it was built: its source, its index entry and its bundle file.
+/// What the rest of a build needs of a guide whose bundle file and page were written (or kept
+/// from the previous build) as soon as it was built: its source, its index entry and its bundle
+/// file.
 final class WrittenGuide: Sendable {
     let source: String
     let entry: ContentIndex.Entry

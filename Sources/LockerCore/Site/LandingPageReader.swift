@@ -24,7 +24,8 @@ struct LandingPageReader {
     }
 
     mutating func read(_ note: ParsedNote, blocks: [Block], sections: [Section]) -> LandingPage {
-        let top = Dictionary(note.frontmatter.extraEntries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let top = Dictionary(
+            note.frontmatter.extraEntries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for entry in note.frontmatter.extraEntries where !Self.pageKeys.contains(entry.key) {
             warnUnknown(entry, known: Self.pageKeys.sorted())
         }
@@ -35,7 +36,8 @@ struct LandingPageReader {
                 comingSoon: text(fields["comingSoon"]))
         }
         if app == nil {
-            missing("app.name", at: top["app"]?.keyPosition ?? note.idPosition, hint: "add 'app:' with at least 'name:'")
+            missing(
+                "app.name", at: top["app"]?.keyPosition ?? note.idPosition, hint: "add 'app:' with at least 'name:'")
         }
 
         var hero = LandingPage.Hero(headlines: [])
@@ -90,7 +92,8 @@ struct LandingPageReader {
                                 let price = requiredText(plan, "price", in: "plan", at: value.position)
                             else { return nil }
                             return LandingPage.Pricing.Plan(
-                                name: name, price: price, summary: text(plan["summary"]), features: texts(plan["features"]))
+                                name: name, price: price, summary: text(plan["summary"]),
+                                features: texts(plan["features"]))
                         })
                 }
             },
@@ -139,7 +142,9 @@ struct LandingPageReader {
     // MARK: Values
 
     /// A mapping's entries by key, warning about keys not in `keys`; nil (reported) when not a mapping.
-    private mutating func mapping(_ entry: YAMLValue.Entry?, _ key: String, keys: [String]) -> [String: YAMLValue.Entry]? {
+    private mutating func mapping(_ entry: YAMLValue.Entry?, _ key: String, keys: [String]) -> [String: YAMLValue
+        .Entry]?
+    {
         guard let entry else { return nil }
         return mapping(entry.value, key, keys: keys)
     }

@@ -251,8 +251,6 @@ struct PageContext {
         _ document: Document, route: SiteBuilder.Route, alternates: [String: String], image: String?,
         link: @escaping (LinkTarget) -> String?
     ) throws -> String {
-        // A guide kept from the previous build is built now: its page must be rendered again.
-        let document = try document.loaded()
         let words = strings(document.locale)
         let html = renderer(from: route, link: link)
         let title: String
@@ -305,8 +303,8 @@ struct PageContext {
                 ["id": "card-" + card.id, "front": html.itemHTML(card.front), "back": html.render(card.back)]
             }
             values["isDeck"] = true
-        case .kept, .written:
-            throw LockerError.io("the guide from \(document.source) could not be built")
+        case .written:
+            throw LockerError.io("the guide from \(document.source) was let go before its page was made")
         }
         var context = common(
             route: route, title: title, description: description, canonical: route.path, alternates: alternates,

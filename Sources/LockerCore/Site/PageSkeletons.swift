@@ -302,9 +302,10 @@ final class PageSkeletons: @unchecked Sendable {
     static func fill(_ skeleton: Skeleton, with strings: [String]) -> String? {
         var html = ""
         html.reserveCapacity(
-            skeleton.parts.reduce(0) { $0 + $1.utf8.count } + skeleton.slots.reduce(0) {
-                $0 + (strings.indices.contains($1.string) ? strings[$1.string].utf8.count : 0)
-            })
+            skeleton.parts.reduce(0) { $0 + $1.utf8.count }
+                + skeleton.slots.reduce(0) {
+                    $0 + (strings.indices.contains($1.string) ? strings[$1.string].utf8.count : 0)
+                })
         let escaping = PageEscaping()
         for (part, slot) in zip(skeleton.parts, skeleton.slots) {
             guard strings.indices.contains(slot.string) else { return nil }

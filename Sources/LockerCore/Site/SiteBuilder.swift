@@ -268,7 +268,9 @@ struct SiteBuilder {
                         if case .written = documents[offset] { return }
                         let sha256 =
                             offset < bundleFiles.count && !bundleFiles[offset].isEmpty ? bundleFiles[offset] : nil
-                        try site.writePage(of: documents[offset], at: offset, bundleSHA256: sha256, into: sink)
+                        try site.writePage(
+                            at: offset, locale: documents[offset].locale, bundleSHA256: sha256, into: sink
+                        ) { documents[offset] }
                     }
                 )
             }

@@ -75,24 +75,25 @@ final class SitePages: Sendable {
         return try sink.keep(SiteBuilder.folder + "/" + path, if: .inputs(inputs))
     }
 
-    /// Writes the page of the document at `offset` among the documents into `sink`, or keeps
-    /// the previous build's when it was made from the same inputs: its bundle file's SHA-256
-    /// (nil when the output records no inputs, or the document has no file), its folder, its
-    /// language versions and its image.
+    /// Writes the page of the document at `offset` among the documents, in `locale`, into
+    /// `sink`, or keeps the previous build's when it was made from the same inputs: its bundle
+    /// file's SHA-256 (nil when the output records no inputs, or the document has no file), its
+    /// folder, its language versions and its image. The document is asked for only to render it.
     func writePage(
-        of document: Document, at offset: Int, bundleSHA256: String?, into sink: some OutputSink
+        at offset: Int, locale: String, bundleSHA256: String?, into sink: some OutputSink,
+        document: () throws -> Document
     ) throws {
         let route = tables.routes[offset]
         let alternates = alternates(of: offset)
-        let image = rootImages[document.locale] ?? nil
+        let image = rootImages[locale] ?? nil
         let pageInputs = bundleSHA256.flatMap { sha256 in
             inputs?.document(route: route.path, bundleSHA256: sha256, alternates: alternates, image: image)
         }
         let path = route.path + "index.html"
         if try kept(path, inputs: pageInputs, in: sink) { return }
         let html = try context.document(
-            document, route: route, alternates: alternates, image: image,
-            link: { [self] target in linkTarget(target, locale: document.locale) })
+            try document(), route: route, alternates: alternates, image: image,
+            link: { [self] target in linkTarget(target, locale: locale) })
         try sink.write(
             OutputFile(path: SiteBuilder.folder + "/" + path, data: Data(html.utf8)), sha256: nil, inputs: pageInputs)
     }

@@ -39,7 +39,8 @@ struct SiteStrings: Sendable {
             openInApp: "Open in the app", openInAppHint: "Opens this page in the app when it is installed.",
             languages: "Language", skipToContent: "Skip to content", notFoundTitle: "Page not found",
             notFoundBody: "There is no page at this address. It may have moved when the content was updated.",
-            backHome: "Go to the home page", onThisSite: "On this site", onThisPage: "On this page", moreApps: "Apps", showAnswer: "Show the answer",
+            backHome: "Go to the home page", onThisSite: "On this site", onThisPage: "On this page", moreApps: "Apps",
+            showAnswer: "Show the answer",
             comingSoon: "Coming soon to the App Store",
             items: { "\($0) item\($0 == 1 ? "" : "s")" }, cards: { "\($0) card\($0 == 1 ? "" : "s")" },
             sections: { "\($0) section\($0 == 1 ? "" : "s")" })
@@ -50,7 +51,8 @@ struct SiteStrings: Sendable {
         openInApp: "Открыть в приложении", openInAppHint: "Открывает эту страницу в приложении, если оно установлено.",
         languages: "Язык", skipToContent: "К содержимому", notFoundTitle: "Страница не найдена",
         notFoundBody: "По этому адресу страницы нет. Возможно, она переехала при обновлении содержимого.",
-        backHome: "На главную", onThisSite: "На сайте", onThisPage: "На этой странице", moreApps: "Приложения", showAnswer: "Показать ответ",
+        backHome: "На главную", onThisSite: "На сайте", onThisPage: "На этой странице", moreApps: "Приложения",
+        showAnswer: "Показать ответ",
         comingSoon: "Скоро в App Store",
         items: { "\($0) \(russianPlural($0, "пункт", "пункта", "пунктов"))" },
         cards: { "\($0) \(russianPlural($0, "карточка", "карточки", "карточек"))" },
@@ -80,7 +82,8 @@ struct SiteStrings: Sendable {
         [
             "guides": guides, "checklists": checklists, "decks": decks, "home": home, "openInApp": openInApp,
             "openInAppHint": openInAppHint, "languages": languages, "skipToContent": skipToContent,
-            "notFoundTitle": notFoundTitle, "notFoundBody": notFoundBody, "backHome": backHome, "onThisSite": onThisSite,
+            "notFoundTitle": notFoundTitle, "notFoundBody": notFoundBody, "backHome": backHome,
+            "onThisSite": onThisSite,
             "onThisPage": onThisPage, "moreApps": moreApps,
             "showAnswer": showAnswer,
         ]

@@ -38,7 +38,8 @@ final class TemplateClock: @unchecked Sendable {
     var total: TemplateTime {
         lock.lock()
         defer { lock.unlock() }
-        return TemplateTime(seconds: Double(nanoseconds) / 1e9, renders: renders, partRenders: partRenders, skeletons: skeletons,
+        return TemplateTime(
+            seconds: Double(nanoseconds) / 1e9, renders: renders, partRenders: partRenders, skeletons: skeletons,
             skeletonPages: skeletonPages)
     }
 }

@@ -73,29 +73,20 @@ extension Compiler {
             index: index, unresolvedSeverity: config.unresolvedLinks, preference: config.localePreference)
         let embedDepth = config.embedDepth
         let linking = ProgressCounter(progress, .linking, total: notes.count)
-        // What builds a kept guide when it is asked for: one object that every kept document
-        // shares, rather than the link tables copied into each one's closure.
-        let keptBuilder = KeptGuideBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
         @Sendable func builder() -> DocumentBuilder {
             DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
         }
-        /// The guides built after the rest: those the record does not keep.
+        /// The guides, built after the rest.
         @Sendable func isBuiltLater(_ place: Int) -> Bool {
             let kind = notes[place].kind
             return kind != .deck && kind != .checklist && kind != .page
-                && (place >= keptGuides.count || keptGuides[place] == nil)
         }
-        // Landing pages, checklists and kept guides.
+        // Landing pages and checklists.
         var built = Self.parallelMap(Array(notes.indices)) { noteIndex -> Built in
             if isBuiltLater(noteIndex) { return Built() }
             defer { linking.tick() }
             let note = index.notes[noteIndex]
             if note.kind == .deck { return Built() }
-            if noteIndex < keptGuides.count, let guide = keptGuides[noteIndex] {
-                let document = KeptDocument(source: note.path, guide: guide, place: noteIndex, builder: keptBuilder)
-                return Built(
-                    document: .kept(document), diagnostics: guide.diagnostics, reads: guide.reads, assets: guide.assets)
-            }
             var builder = builder()
             let result: (Document?, LandingPage?, [Diagnostic])
             if note.kind == .page {
@@ -155,24 +146,45 @@ extension Compiler {
         let later = Self.parallelMap(Array(notes.indices.filter(isBuiltLater))) { noteIndex -> Built in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
+            let kept = noteIndex < keptGuides.count ? keptGuides[noteIndex] : nil
             var builder = builder()
-            // A guide held in outline is parsed now, and what its body has wrong reported with
-            // its links; its tree is let go once built (a note that embeds it reads it again).
-            let read = note.holding == .outline ? loader?.read(noteIndex, note) : nil
-            let (guide, found) = builder.guide(noteIndex, note: read?.note)
-            if loader != nil { note.releaseBody() }
-            var document = Document.guide(guide)
+            var built: (document: Document, diagnostics: [Diagnostic])?
+            /// The guide, built when first asked for: a guide held in outline is parsed now, and
+            /// what its body has wrong reported with its links; its tree is let go once built (a
+            /// note that embeds it reads it again).
+            func guide() -> Document {
+                if let built { return built.document }
+                let read = note.holding == .outline ? loader?.read(noteIndex, note) : nil
+                let (guide, found) = builder.guide(noteIndex, note: read?.note)
+                if loader != nil { note.releaseBody() }
+                built = (.guide(guide), (read?.diagnostics ?? []) + found)
+                return .guide(guide)
+            }
+            var document: Document
             if let sink, let sitePages {
+                // A guide the record keeps is built only when its files are not the ones the
+                // previous build wrote.
                 do {
-                    let file = try BundleWriter.write(document, into: sink)
-                    try sitePages.writePage(of: document, at: offsets[noteIndex], bundleSHA256: file.sha256, into: sink)
-                    document = .written(WrittenGuide(source: note.path, entry: document.indexEntry, file: file))
+                    let file =
+                        try kept.flatMap { try BundleWriter.keep($0, into: sink) }
+                        ?? BundleWriter.write(guide(), into: sink)
+                    try sitePages.writePage(
+                        at: offsets[noteIndex], locale: note.locale, bundleSHA256: file.sha256, into: sink,
+                        document: guide)
+                    document = .written(
+                        WrittenGuide(source: note.path, entry: kept?.entry ?? guide().indexEntry, file: file))
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
+                    return Built()
                 }
+            } else {
+                document = guide()
+            }
+            if let kept {
+                return Built(document: document, diagnostics: kept.diagnostics, reads: kept.reads, assets: kept.assets)
             }
             return Built(
-                document: document, diagnostics: (read?.diagnostics ?? []) + found,
+                document: document, diagnostics: built?.diagnostics ?? [],
                 reads: recording ? builder.reads.sorted() : [], assets: recording ? Self.sorted(builder.assetUses) : [])
         }
         if let error = failure.withLock({ $0 }) { throw error }
@@ -290,32 +302,5 @@ extension Compiler {
             self.reads = reads
             self.assets = assets
         }
-    }
-}
-
-/// Builds a guide kept from the record when its document is asked for (``KeptDocument``): the
-/// link tables and the resolver it needs, held once for all of them.
-private final class KeptGuideBuilder: KeptGuideBuilding {
-    let index: VaultIndex
-    let resolver: LinkResolver
-    let assets: AssetCatalog
-    let embedDepth: Int
-
-    init(index: VaultIndex, resolver: LinkResolver, assets: AssetCatalog, embedDepth: Int) {
-        self.index = index
-        self.resolver = resolver
-        self.assets = assets
-        self.embedDepth = embedDepth
-    }
-
-    /// The guide of the note at `place`, built now; throws when a note it reads changed since
-    /// the record kept it.
-    func guide(_ place: Int) throws -> Document {
-        var builder = DocumentBuilder(index: index, resolver: resolver, assets: assets, embedDepth: embedDepth)
-        let guide = builder.guide(place).0
-        if let problem = index.loader?.problems.first {
-            throw LockerError.io("cannot build \(problem.file): \(problem.message)")
-        }
-        return .guide(guide)
     }
 }

@@ -131,11 +131,12 @@ extension Compiler {
         }
         /// The guide kept unread from the record, when it keeps the bundle file it had: the
         /// record's own, as it was.
+        let kept = vault.keptGuides
         @Sendable func keptGuide(_ noteIndex: Int, document offset: Int) -> NoteRecord.KeptGuide? {
-            guard case .kept(let kept)? = built[noteIndex].document,
-                layout.documentFile(offset, is: kept.bundleSHA256, size: kept.bundleSize)
+            guard noteIndex < kept.count, let guide = kept[noteIndex],
+                layout.documentFile(offset, is: guide.bundleSHA256, size: guide.bundleSize)
             else { return nil }
-            return kept.guide
+            return guide
         }
         return NoteRecord.encodedRuns(count: notes.count) { noteIndex -> NoteRecord.Entry in
             let note = notes[noteIndex]
