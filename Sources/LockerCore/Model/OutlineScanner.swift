@@ -85,7 +85,9 @@ enum OutlineScanner {
             case 0x3C:
                 return nil
             case 0x5B:
-                if defines(line) { return nil }
+                // A definition makes no block: before the H1, one whose label may go on past
+                // this line (no `]`, or an escaped one) could leave the H1 the title.
+                if defines(line) || (!sawContent && (!line.contains(0x5D) || line.contains(0x5C))) { return nil }
             default:
                 break
             }

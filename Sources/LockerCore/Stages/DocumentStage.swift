@@ -148,7 +148,7 @@ extension Compiler {
             let note = index.notes[noteIndex]
             let kept = noteIndex < keptGuides.count ? keptGuides[noteIndex] : nil
             var builder = builder()
-            var built: (document: Document, diagnostics: [Diagnostic])?
+            var built: (document: Document, diagnostics: [Diagnostic], body: [Diagnostic])?
             /// The guide, built when first asked for: a guide held in outline is parsed now, and
             /// what its body has wrong reported with its links; its tree is let go once built (a
             /// note that embeds it reads it again).
@@ -157,7 +157,7 @@ extension Compiler {
                 let read = note.holding == .outline ? loader?.read(noteIndex, note) : nil
                 let (guide, found) = builder.guide(noteIndex, note: read?.note)
                 if loader != nil { note.releaseBody() }
-                built = (.guide(guide), (read?.diagnostics ?? []) + found)
+                built = (.guide(guide), found, read?.diagnostics ?? [])
                 return .guide(guide)
             }
             var document: Document
@@ -183,9 +183,11 @@ extension Compiler {
             if let kept {
                 return Built(document: document, diagnostics: kept.diagnostics, reads: kept.reads, assets: kept.assets)
             }
-            return Built(
+            var result = Built(
                 document: document, diagnostics: built?.diagnostics ?? [],
                 reads: recording ? builder.reads.sorted() : [], assets: recording ? Self.sorted(builder.assetUses) : [])
+            result.bodyDiagnostics = built?.body ?? []
+            return result
         }
         if let error = failure.withLock({ $0 }) { throw error }
         for (noteIndex, result) in zip(notes.indices.filter(isBuiltLater), later) { built[noteIndex] = result }
@@ -195,6 +197,7 @@ extension Compiler {
         for place in built.indices {
             if let document = built[place].document { documents.append(document) }
             if !built[place].diagnostics.isEmpty { diagnostics += built[place].diagnostics }
+            if !built[place].bodyDiagnostics.isEmpty { diagnostics += built[place].bodyDiagnostics }
         }
         documents += decks
         if documentOrder.order != nil {
@@ -275,6 +278,10 @@ extension Compiler {
     struct Built: Sendable {
         var document: Document?
         var diagnostics: [Diagnostic]
+        /// What the body of a guide held in outline has wrong, found when it was read to be
+        /// built: reported with ``diagnostics``, and recorded with the parse's, as a guide parsed
+        /// whole records them (a guide kept unread and built again reports them from the record).
+        var bodyDiagnostics: [Diagnostic] = []
         /// For the record: the notes read, by place, and the vault files embedded.
         var reads: [Int]
         var assets: [AssetUse]

@@ -153,7 +153,8 @@ extension Compiler {
                     explicitLocale: note.explicitLocale, aliases: note.frontmatter.aliases, basePath: note.basePath,
                     frontmatterID: note.frontmatter.id, frontmatterKind: note.frontmatter.kind?.rawValue,
                     frontmatterType: note.frontmatter.type,
-                    parseDiagnostics: noteIndex < parseDiagnostics.count ? parseDiagnostics[noteIndex] : [],
+                    parseDiagnostics: (noteIndex < parseDiagnostics.count ? parseDiagnostics[noteIndex] : [])
+                        + result.bodyDiagnostics,
                     diagnostics: result.diagnostics, reads: result.reads, assets: result.assets,
                     entry: documents[offset].indexEntry,
                     bundleSHA256: file.sha256, bundleSize: file.size)
