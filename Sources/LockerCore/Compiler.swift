@@ -34,9 +34,9 @@ public struct Compiler: Sendable {
     /// clock tick (FAT's is two seconds), as a second save within one tick keeps the stamp of
     /// the first. Tests shorten it.
     var settlingTime = 2
-    /// Whether a build that writes a record holds guides in outline until it builds them
-    /// (``OutlineScanner``); tests turn it off to compare.
-    var scansOutlines = true
+    /// What reads a guide's outline for a build that writes a record (``OutlineScanner``):
+    /// tests give one that reads it wrong, for the compile to find out.
+    var outlines: @Sendable (String) -> OutlineScanner.Outline? = OutlineScanner.outline(of:)
 
     public init(
         vault: URL, strict: Bool = false, skipping: [URL] = [], environment: [String: String] = [:],
@@ -90,7 +90,7 @@ public struct Compiler: Sendable {
         let record = usingRecord && recording ? previousRecord(in: sink, settings: settings) : nil
         var parsed = parse(
             listing.notes, settings: settings, record: record, recording: recording,
-            outlining: outlining && scansOutlines)
+            outlining: outlining)
         // With the notes' content hashes, a note read again is known to be the one parsed.
         let loader =
             recording

@@ -125,6 +125,30 @@ import Testing
         #expect(read * 2 > guides)
     }
 
+    /// A build whose outlines are read wrong finds it out as it builds the guides, forgets what it
+    /// wrote, and builds again with every note parsed whole: its output and diagnostics are a
+    /// clean build's, over nothing and over its previous output.
+    @Test func aBuildWhoseOutlinesAreReadWrongStartsAgainWhole() throws {
+        let vault = try TestVault([
+            "a.md": "# A\n\n## Real\n\nSee [[b#Other]] and [[b#Part]].\n", "b.md": "# B\n\n## Part\n\nText.\n",
+            "c.md": "# C\n\nPlain.\n",
+        ])
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        let clean = try Compiler(vault: vault.root, environment: IncrementalBuildTests.environment).compile()
+        for _ in 0..<2 {
+            let transaction = try OutputWriter.begin(replacing: output)
+            var compiler = Compiler(vault: vault.root, environment: IncrementalBuildTests.environment)
+            compiler.outlines = { _ in OutlineScanner.Outline(h1: "Wrong", headings: ["other": "other"]) }
+            let built = try compiler.compile(into: transaction)
+            try transaction.commit()
+            #expect(built.diagnostics == clean.diagnostics)
+            #expect(
+                BuildOutputTests.differences(
+                    try PageInputsTests.tree(output), clean.files.map { ($0.path, $0.data) }) == [])
+        }
+    }
+
     /// A note whose outline is not the one its text gives is found out when it is read whole,
     /// and the compile then parses every note whole.
     @Test func anOutlineThatIsNotTheTextsIsFoundOut() throws {

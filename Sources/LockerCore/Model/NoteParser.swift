@@ -6,6 +6,8 @@ import LockerKit
 /// in parallel and results cached by content hash.
 struct NoteParser: Sendable {
     var config: VaultConfig
+    /// What reads a guide's outline (``Reading/outliningGuides``).
+    var outlines: @Sendable (String) -> OutlineScanner.Outline? = OutlineScanner.outline(of:)
 
     /// How much of a note ``parse(path:bytes:reading:)`` reads, and what it reports.
     enum Reading {
@@ -40,7 +42,7 @@ struct NoteParser: Sendable {
         }
         let identity = identity(path: path, frontmatter: frontmatter)
         if case .outliningGuides = reading, identity.kind == .guide,
-            let outline = OutlineScanner.outline(of: split.body)
+            let outline = outlines(split.body)
         {
             let title = frontmatter.title ?? outline.h1 ?? VaultPath.fileName(of: identity.basePath)
             let note = ParsedNote(

@@ -74,7 +74,9 @@ extension Compiler {
         _ files: [VaultFile], config: VaultConfig, configHash: String, previous: NoteRecord?, hashing: Bool,
         outlining: Bool
     ) -> [ParsedVault.Result] {
-        let parser = NoteParser(config: config)
+        var scanning = NoteParser(config: config)
+        scanning.outlines = outlines
+        let parser = scanning
         let parsing = ProgressCounter(progress, .parsing, total: files.count)
         // Each note's entry in the record: at its own place while the vault lists the notes the
         // record does, in its order (the shape a record is kept under); else looked up by path.
