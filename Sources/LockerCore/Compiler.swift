@@ -107,8 +107,13 @@ public struct Compiler: Sendable {
         }
         let templates = TemplateSet.load(vault: vault)
         // In a build that writes a record, a guide's bundle file and page are written as soon as
-        // it is built: a build that fails leaves them to the sink's discard.
-        let streaming = emit && recording
+        // it is built: a build that fails leaves them to the sink's discard. A build already
+        // known to fail writes nothing: its guides' pages could not be rendered (a template that
+        // cannot be parsed) or written (two guides that share an ID share a page), and the build
+        // is to report why it fails rather than stop at the first page.
+        let failing = (settings.diagnostics + listing.diagnostics + parsed.diagnostics + indexed.diagnostics
+            + templates.diagnostics).escalated(strict: strict).contains { $0.severity == .error }
+        let streaming = emit && recording && !failing
         let built = try buildDocuments(
             indexed, hashes: parsed.hashes, settings: settings, record: record, loader: loader,
             into: streaming ? sink : nil,

@@ -257,8 +257,8 @@ struct BundleWriter: Sendable {
 
 /// The error of the first file of the bundle (in the order of the jobs) that could not be
 /// written, when files are written on several cores: the one a build reports, whichever core
-/// met it first.
-private final class FirstFailure: @unchecked Sendable {
+/// met it first. The documents stage notes a guide's by its place among the documents.
+final class FirstFailure: @unchecked Sendable {
     private let lock = NSLock()
     private var first: (place: Int, error: any Error)?
 

@@ -120,10 +120,13 @@ extension OutputWriter {
 
         public func restart() {
             state.withLock { (files, written, reused) = ([:], [], 0) }
-            // The folder emptied, the folders made in it with it.
-            try? FileManager.default.removeItem(atPath: folder)
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            folders.forget()
+            // The folder emptied, the folders made in it with it; a transaction discarded
+            // meanwhile (Ctrl-C) keeps its folder removed, and its writers out.
+            gate.ifOpen {
+                try? FileManager.default.removeItem(atPath: folder)
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                folders.forget()
+            }
         }
 
         /// Makes the written files the output, with a marker that lists them and `record`.

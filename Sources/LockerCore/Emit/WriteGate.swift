@@ -21,6 +21,13 @@ final class WriteGate: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` unless the gate is closed, keeping it from closing meanwhile; returns
+    /// whether it ran.
+    @discardableResult
+    func ifOpen(_ body: () -> Void) -> Bool {
+        (try? pass(body)) != nil
+    }
+
     /// Closes the gate and returns once no writer is inside.
     func close() {
         condition.withLock {

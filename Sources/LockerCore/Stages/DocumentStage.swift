@@ -142,7 +142,9 @@ extension Compiler {
         }
         let offsets = placeOffsets
         let sitePages = site.map { $0(order.map { keys[$0] }, documentOrder.runs, pages, assets).prepare() }
-        let failure = Guarded<(any Error)?>(nil)
+        // The first guide that could not be written, in the documents' order, whichever core
+        // met its error first: the error a build reports is the same from run to run.
+        let failure = FirstFailure()
         let later = Self.parallelMap(Array(notes.indices.filter(isBuiltLater))) { noteIndex -> Built in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
@@ -174,7 +176,7 @@ extension Compiler {
                     document = .written(
                         WrittenGuide(source: note.path, entry: kept?.entry ?? guide().indexEntry, file: file))
                 } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
+                    failure.note(error, at: offsets[noteIndex])
                     return Built()
                 }
             } else {
@@ -189,7 +191,7 @@ extension Compiler {
             result.bodyDiagnostics = built?.body ?? []
             return result
         }
-        if let error = failure.withLock({ $0 }) { throw error }
+        try failure.rethrow()
         for (noteIndex, result) in zip(notes.indices.filter(isBuiltLater), later) { built[noteIndex] = result }
 
         var documents: [Document] = []
