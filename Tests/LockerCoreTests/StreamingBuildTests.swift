@@ -118,6 +118,25 @@ import Testing
         }
         try check()
     }
+
+    /// A guide the record keeps whose bundle file, or page, is gone from the output is built
+    /// again and written: the output is a clean build's, and the record the next build reads
+    /// keeps the guide's entry, so the build after keeps the guide again.
+    @Test func aKeptGuideWhoseFilesAreGoneIsWrittenAgainAndKeptByTheNextBuild() throws {
+        let (vault, _, _) = try NoteRecordTests.vault()
+        let output = PageInputsTests.folder()
+        defer { PageInputsTests.remove(vault, output) }
+        _ = try NoteRecordTests.rebuild(vault, output)
+        #expect(try NoteRecordTests.rebuild(vault, output).keptGuides.count == 4)
+        let guides = output.appendingPathComponent("bundles/v1/guide/en")
+        for name in try FileManager.default.contentsOfDirectory(atPath: guides.path) where !name.hasPrefix("index") {
+            try FileManager.default.removeItem(at: guides.appendingPathComponent(name))
+        }
+        try FileManager.default.removeItem(at: output.appendingPathComponent("site/guides/tides/index.html"))
+        _ = try NoteRecordTests.rebuild(vault, output)
+        #expect(try NoteRecordTests.rebuild(vault, output).keptGuides.count == 4)
+        #expect(try PageInputsTests.build(vault, into: output).1 > 0, "pages are taken again")
+    }
 }
 
 /// A sink that records inputs, as an output folder does (or not, as plain memory), and cannot write a guide's bundle
