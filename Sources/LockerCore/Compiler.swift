@@ -111,7 +111,8 @@ public struct Compiler: Sendable {
         // known to fail writes nothing: its guides' pages could not be rendered (a template that
         // cannot be parsed) or written (two guides that share an ID share a page), and the build
         // is to report why it fails rather than stop at the first page.
-        let failing = (settings.diagnostics + listing.diagnostics + parsed.diagnostics + indexed.diagnostics
+        let failing =
+            (settings.diagnostics + listing.diagnostics + parsed.diagnostics + indexed.diagnostics
             + templates.diagnostics).escalated(strict: strict).contains { $0.severity == .error }
         let streaming = emit && recording && !failing
         let built = try buildDocuments(

@@ -371,4 +371,6 @@ private struct RefusingSink: OutputSink {
         let id = text.range(of: #""id":""#).map { text[$0.upperBound...].prefix { $0 != "\"" } } ?? ""
         throw LockerError.io("cannot write \(id)")
     }
+
+    func restart() {}
 }

@@ -57,7 +57,9 @@ import Testing
         defer { vault.remove() }
         let compiler = Compiler(vault: vault.root, environment: ["SOURCE_DATE_EPOCH": "0"])
         for _ in 0..<10 {
-            let error = #expect(throws: LockerError.self) { try compiler.compile(into: RefusingRecordingSink(recordsInputs: recordsInputs)) }
+            let error = #expect(throws: LockerError.self) {
+                try compiler.compile(into: RefusingRecordingSink(recordsInputs: recordsInputs))
+            }
             #expect(error.map { "\($0)" } == LockerError.io("cannot write n000").description)
         }
     }
@@ -152,4 +154,6 @@ private struct RefusingRecordingSink: OutputSink {
         if id == "n000" { Thread.sleep(forTimeInterval: 0.05) }
         throw LockerError.io("cannot write \(id)")
     }
+
+    func restart() {}
 }

@@ -165,8 +165,6 @@ extension OutputSink {
     public func keep(_ path: String, if unchanged: Unchanged) throws -> Bool { false }
 
     public func previousFile(_ path: String) -> [UInt8]? { nil }
-
-    public func restart() {}
 }
 
 /// Keeps every file in memory: the output of ``Compiler/compile()``, and of each build `locker
