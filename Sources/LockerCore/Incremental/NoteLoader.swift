@@ -49,7 +49,7 @@ final class NoteLoader: Sendable {
             let file = place < files.count ? files[place] : vault.appendingPathComponent(path).path
             let bytes = try FileBytes.contents(of: file)
             // A note held whole or in outline has all its frontmatter, read once.
-            let reading: NoteParser.Reading = held.isHollow ? .whole : .body(frontmatter: held.frontmatter)
+            let reading: NoteParser.Reading = held.isHollow ? .whole : .body(of: held)
             if place < hashes.count, ContentHash.sha256Hex(bytes) == hashes[place],
                 case (let note?, let diagnostics) = parser.parse(path: path, bytes: bytes, reading: reading)
             {

@@ -16,9 +16,10 @@ struct NoteParser: Sendable {
         /// A guide in outline (``ParsedNote/Holding/outline``) when ``OutlineScanner`` can tell
         /// its headings, reporting what its frontmatter has wrong; any other note whole.
         case outliningGuides
-        /// The body of a note held in outline, whose frontmatter is given: what the body has
-        /// wrong is reported, what the frontmatter has was reported with the outline.
-        case body(frontmatter: Frontmatter)
+        /// The body of a note held in outline or let go, whose frontmatter and identity are the
+        /// note's: what the body has wrong is reported, what the frontmatter has was reported
+        /// with the note.
+        case body(of: ParsedNote)
     }
 
     /// The parsed note, or nil with the diagnostics that explain why it could not be read.
@@ -32,15 +33,21 @@ struct NoteParser: Sendable {
         let (split, splitProblem) = frontmatterParser.split(source)
         if let splitProblem { diagnostics.append(splitProblem) }
         let frontmatter: Frontmatter
-        if case .body(let given) = reading {
-            frontmatter = given
+        let identity: (kind: ContentKind, locale: String, id: String, basePath: String)
+        if case .body(let held) = reading {
+            frontmatter = held.frontmatter
             diagnostics = []
+            // A note that joined a deck has the deck's identity: its own is worked out again.
+            identity =
+                held.kind == .deck
+                ? self.identity(path: path, frontmatter: frontmatter)
+                : (held.kind, held.locale, held.id, held.basePath)
         } else {
             let (parsed, frontmatterDiagnostics) = frontmatterParser.parse(split)
             frontmatter = parsed
             diagnostics += frontmatterDiagnostics
+            identity = self.identity(path: path, frontmatter: frontmatter)
         }
-        let identity = identity(path: path, frontmatter: frontmatter)
         if case .outliningGuides = reading, identity.kind == .guide,
             let outline = outlines(split.body)
         {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What links into a guide need of it (its H1 and its sections' anchors by heading), read from
 /// its Markdown line by line rather than parsed: the parse stage holds a guide as this outline,
 /// and the documents stage parses it whole when it builds it, so a build holds one guide's tree
@@ -26,6 +28,18 @@ enum OutlineScanner {
     }
 
     private static func scan(_ text: UnsafeBufferPointer<UInt8>) -> Outline? {
+        guard let base = text.baseAddress else { return Outline(h1: nil, headings: [:]) }
+        // What reaches past a line or marks a block anywhere: `^`, `%%`, `$$`, `<!`. Looked for
+        // in the whole text by the C library's vectorised scan, as most notes hold none.
+        if memchr(base, 0x5E, text.count) != nil { return nil }
+        for (first, second) in [(UInt8(0x25), UInt8(0x25)), (0x24, 0x24), (0x3C, 0x21)] {
+            var from = 0
+            while from < text.count, let found = memchr(base + from, Int32(first), text.count - from) {
+                let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if offset + 1 < text.count, text[offset + 1] == second { return nil }
+                from = offset + 1
+            }
+        }
         var fence: (mark: UInt8, length: Int)?
         var previousBlank = true
         var sawContent = false
@@ -34,12 +48,13 @@ enum OutlineScanner {
         var anchors = IDAllocator()
         var start = 0
         while start < text.count {
-            var end = start
-            while end < text.count, text[end] != 0x0A { end += 1 }
+            let end =
+                memchr(base + start, 0x0A, text.count - start).map {
+                    base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                } ?? text.count
             var line = UnsafeBufferPointer(rebasing: text[start..<end])
             start = end + 1
             if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
-            if !isPlain(line) { return nil }
             if let open = fence {
                 if closes(line, open) { fence = nil }
                 continue
@@ -53,7 +68,7 @@ enum OutlineScanner {
             if isUnderline(line) && !previousBlank { return nil }
             if first > 0 {
                 // A heading, fence or HTML block in a list item, or a heading in indented code.
-                if [0x23, 0x60, 0x7E, 0x3C].contains(mark) { return nil }
+                if mark == 0x23 || mark == 0x60 || mark == 0x7E || mark == 0x3C { return nil }
                 if mark == 0x5B && defines(line) { return nil }
                 sawContent = true
                 continue
@@ -100,19 +115,6 @@ enum OutlineScanner {
             headings[section.key] = section.anchor
         }
         return Outline(h1: h1, headings: headings)
-    }
-
-    /// Whether a line holds nothing that reaches past it or marks a block: no `^`, `%%`, `$$`
-    /// or `<!`.
-    private static func isPlain(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var previous: UInt8 = 0
-        for byte in line {
-            if byte == 0x5E { return false }
-            if (byte == 0x25 || byte == 0x24) && previous == byte { return false }
-            if byte == 0x21 && previous == 0x3C { return false }
-            previous = byte
-        }
-        return true
     }
 
     /// Whether a heading's text byte is one with no meaning in Markdown or Obsidian's syntax:
