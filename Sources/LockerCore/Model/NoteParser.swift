@@ -48,15 +48,18 @@ struct NoteParser: Sendable {
             diagnostics += frontmatterDiagnostics
             identity = self.identity(path: path, frontmatter: frontmatter)
         }
+        let explicitLocale = frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path)
+        /// The note's title: the frontmatter's, else its H1's, else its file name.
+        func title(h1: String?) -> String {
+            frontmatter.title ?? h1 ?? VaultPath.fileName(of: identity.basePath)
+        }
         if case .outliningGuides = reading, identity.kind == .guide,
             let outline = outlines(split.body)
         {
-            let title = frontmatter.title ?? outline.h1 ?? VaultPath.fileName(of: identity.basePath)
             let note = ParsedNote(
                 path: path, kind: identity.kind, id: identity.id, idPosition: frontmatter.idPosition ?? .start,
-                locale: identity.locale,
-                explicitLocale: frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path),
-                frontmatter: frontmatter, title: title, headings: outline.headings, basePath: identity.basePath,
+                locale: identity.locale, explicitLocale: explicitLocale, frontmatter: frontmatter,
+                title: title(h1: outline.h1), headings: outline.headings, basePath: identity.basePath,
                 holding: .outline)
             return (note, diagnostics)
         }
@@ -75,8 +78,6 @@ struct NoteParser: Sendable {
         var structure = SectionBuilder(file: path)
         let (h1, blocks, sections) = structure.build(flat)
         diagnostics += structure.diagnostics
-
-        let title = frontmatter.title ?? h1.map { $0.plainText } ?? VaultPath.fileName(of: identity.basePath)
 
         var headings: [String: String] = [:]
         var blocksByID: [String: ParsedBlock] = [:]
@@ -140,9 +141,10 @@ struct NoteParser: Sendable {
         let note = ParsedNote(
             path: path, kind: identity.kind, id: identity.id,
             idPosition: frontmatter.idPosition ?? .start, locale: identity.locale,
-            explicitLocale: frontmatter.lang != nil || identity.basePath != VaultPath.removingExtension(path),
+            explicitLocale: explicitLocale,
             frontmatter: frontmatter,
-            title: title, blocks: blocks, sections: sections, bodyTags: converter.tags, headings: headings,
+            title: title(h1: h1.map(\.plainText)), blocks: blocks, sections: sections, bodyTags: converter.tags,
+            headings: headings,
             blocksByID: blocksByID, diagnostics: diagnostics, checklist: checklist, cards: cards,
             basePath: identity.basePath)
         return (note, diagnostics)

@@ -145,7 +145,8 @@ extension Compiler {
         // The first guide that could not be written, in the documents' order, whichever core
         // met its error first: the error a build reports is the same from run to run.
         let failure = FirstFailure()
-        let later = Self.parallelMap(Array(notes.indices.filter(isBuiltLater))) { noteIndex -> Built in
+        let guidePlaces = notes.indices.filter(isBuiltLater)
+        let later = Self.parallelMap(guidePlaces) { noteIndex -> Built in
             defer { linking.tick() }
             let note = index.notes[noteIndex]
             let kept = noteIndex < keptGuides.count ? keptGuides[noteIndex] : nil
@@ -192,7 +193,7 @@ extension Compiler {
             return result
         }
         try failure.rethrow()
-        for (noteIndex, result) in zip(notes.indices.filter(isBuiltLater), later) { built[noteIndex] = result }
+        for (noteIndex, result) in zip(guidePlaces, later) { built[noteIndex] = result }
 
         var documents: [Document] = []
         // Each field read where it lies: a result copied whole retained its five references.
