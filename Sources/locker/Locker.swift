@@ -36,7 +36,7 @@ struct Locker: ParsableCommand {
             """,
         subcommands: [
             Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self, CharterCommand.self,
-            ChecklistCommand.self, Sync.self,
+            ChecklistCommand.self, Sync.self, OpenCommand.self,
         ])
 
     /// Runs the command, on the thread ``Allocator`` starts, mapping every way of failing to the

@@ -60,19 +60,27 @@ struct ProgressOptions: ParsableArguments {
     }
 }
 
-/// Options of the commands that also read a built bundle.
+/// Options of the commands that keep progress and read a built bundle.
 struct RuntimeOptions: ParsableArguments {
-    @Option(help: "The bundle folder: the one holding manifest.json.", completion: .directory)
-    var bundle: String = "build/" + BundleSchema.folder
-
-    @Option(help: "The language to show content in (default: the bundle's default locale).")
-    var locale: String?
-
+    @OptionGroup var content: BundleOptions
     @OptionGroup var progress: ProgressOptions
 
     var now: Date { progress.now }
     var day: LocalDay { progress.day }
     func openStore() throws -> ProgressStore { try progress.openStore() }
+    var hasBundle: Bool { content.hasBundle }
+    func openBundle() throws -> ContentBundle { try content.openBundle() }
+    func locale(in bundle: ContentBundle) throws -> String { try content.locale(in: bundle) }
+    func decks(named name: String?) throws -> [Deck] { try content.decks(named: name) }
+}
+
+/// Options of the commands that read a built bundle.
+struct BundleOptions: ParsableArguments {
+    @Option(help: "The bundle folder: the one holding manifest.json.", completion: .directory)
+    var bundle: String = "build/" + BundleSchema.folder
+
+    @Option(help: "The language to show content in (default: the bundle's default locale).")
+    var locale: String?
 
     /// Whether the bundle folder has a manifest.
     var hasBundle: Bool {

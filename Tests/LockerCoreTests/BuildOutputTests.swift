@@ -89,7 +89,7 @@ import Testing
     @Test func manifestListsEveryFileWithItsHashAndETag() throws {
         let compilation = try Compiler(vault: Self.fixture, environment: ["SOURCE_DATE_EPOCH": "0"]).compile()
         let manifest = try #require(compilation.manifest)
-        #expect(manifest.schemaVersion == "1.3")
+        #expect(manifest.schemaVersion == "1.4")
         #expect(manifest.locales == ["en", "ru"])
         let byPath = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, $0.data) })
         for entry in manifest.files {

@@ -177,7 +177,7 @@ struct BundleWriter: Sendable {
             schemaVersion: BundleSchema.version,
             contentVersion: Manifest.contentVersion(ofLines: runs.map(\.versionLines)),
             generatedAt: generatedAt, title: config.title, defaultLocale: config.defaultLocale, locales: config.locales,
-            deepLinkScheme: config.deepLinkScheme, files: [], version: version, expires: expires,
+            deepLinkScheme: config.deepLinkScheme, siteURL: config.baseURL, files: [], version: version, expires: expires,
             signedBy: signingKeys.isEmpty ? nil : Self.signers(signingKeys))
         let manifest = OutputFile(path: path, pieces: header.pieces(fileRuns: runs.map(\.json)))
         try sink.write(manifest)

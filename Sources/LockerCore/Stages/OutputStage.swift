@@ -26,6 +26,7 @@ extension Compiler {
         let recording = records(into: sink)
         let noteCount = indexed.notes.count
         var writer = BundleWriter(config: config, generatedAt: generatedAt())
+        writer.config.baseURL = baseURL ?? config.baseURL
         let contentTime = contentTime()
         writer.version = bundleVersion ?? contentTime
         writer.expires = contentTime.flatMap { Self.expiry(of: $0, days: config.manifestExpiryDays) }

@@ -73,6 +73,13 @@ public struct ContentBundle: Sendable {
     /// The IDs of every document of `kind`, sorted.
     public func ids(of kind: ContentKind) -> [String] { (entries[kind] ?? [:]).keys.sorted() }
 
+    /// The locales `kind`/`id` has a version in, in the bundle's order.
+    public func locales(of kind: ContentKind, id: String) -> [String] {
+        guard let versions = entries[kind]?[id] else { return [] }
+        return manifest.locales.filter { versions[$0] != nil }
+            + versions.keys.filter { !manifest.locales.contains($0) }.sorted()
+    }
+
     /// The locale `kind`/`id` is read in for `locale`: that locale if it has a version, else the
     /// default locale, else the first locale (in the bundle's order) that has one.
     public func resolvedLocale(of kind: ContentKind, id: String, for locale: String) -> String? {
@@ -90,6 +97,19 @@ public struct ContentBundle: Sendable {
         return try decode(type, at: file.path)
     }
 
+    /// The manifest's entry of the version of `kind`/`id` written in `locale`, if there is one.
+    public func file(of kind: ContentKind, id: String, locale: String) -> Manifest.File? {
+        entries[kind]?[id]?[locale]
+    }
+
+    /// The version of `kind`/`id` written in `locale`, without falling back.
+    public func version<Document: Decodable>(
+        kind: ContentKind, id: String, locale: String, as type: Document.Type = Document.self
+    ) throws(BundleError) -> Document {
+        guard let file = entries[kind]?[id]?[locale] else { throw .notFound(kind: kind, id: id) }
+        return try decode(type, at: file.path)
+    }
+
     /// A guide in `locale`, else in the default locale.
     public func guide(id: String, locale: String) throws(BundleError) -> Guide {
         try document(Guide.self, kind: .guide, id: id, locale: locale)
@@ -103,6 +123,11 @@ public struct ContentBundle: Sendable {
     /// A deck in `locale`, else in the default locale.
     public func deck(id: String, locale: String) throws(BundleError) -> Deck {
         try document(Deck.self, kind: .deck, id: id, locale: locale)
+    }
+
+    /// Every guide, each in `locale` or its fallback, in the order of the guide index.
+    public func guides(locale: String) throws(BundleError) -> [Guide] {
+        try ordered(.guide, locale: locale).map { id throws(BundleError) in try guide(id: id, locale: locale) }
     }
 
     /// Every deck, each in `locale` or its fallback, in the order of the deck index.

@@ -14,6 +14,9 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var locales: [String]
     /// The app's URL scheme for deep links (`<scheme>://content/<kind>/<uuid>`), if configured.
     public var deepLinkScheme: String?
+    /// The site's public address (`https://…/`, ending in `/`), if configured: the base of the
+    /// web form of ``ContentLink``s.
+    public var siteURL: String?
     /// Every file of the bundle, sorted by path.
     public var files: [File]
     /// A number that never goes down across the builds of one content repository (by default the
@@ -28,9 +31,10 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     public init(
         schemaVersion: String, contentVersion: String, generatedAt: String?, title: String?,
-        defaultLocale: String, locales: [String], deepLinkScheme: String?, files: [File],
+        defaultLocale: String, locales: [String], deepLinkScheme: String?, siteURL: String? = nil, files: [File],
         version: Int? = nil, expires: String? = nil, signedBy: [String]? = nil
     ) {
+        self.siteURL = siteURL
         self.version = version
         self.expires = expires
         self.signedBy = signedBy
@@ -247,8 +251,8 @@ public enum BundleSchema {
     /// Bumped when fields or kinds are added that old readers may ignore.
     /// 1.1 added checklists and decks, and counts in index entries; 1.2 the manifest's
     /// `version`, `expires` and `signedBy`, and its signature file; 1.3 the `footnote` and `math`
-    /// spans and the `math` block.
-    public static let minor = 3
+    /// spans and the `math` block; 1.4 the manifest's `siteURL`.
+    public static let minor = 4
     /// `major.minor` as written in the manifest.
     public static var version: String { "\(major).\(minor)" }
     /// The folder the bundles of this major version live in, under the output folder.
@@ -271,6 +275,7 @@ extension Manifest: CanonicalJSONWritable {
             json.member("locales", locales)
             json.member("schemaVersion", schemaVersion)
             json.member("signedBy", signedBy)
+            json.member("siteURL", siteURL)
             json.member("title", title)
             json.member("version", version)
         }
