@@ -131,6 +131,7 @@ let package = Package(
         .testTarget(
             name: "lockerTests",
             dependencies: ["locker", "LockerKit", "LockerTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

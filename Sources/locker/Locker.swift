@@ -36,7 +36,7 @@ struct Locker: ParsableCommand {
             """,
         subcommands: [
             Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self, CharterCommand.self,
-            ChecklistCommand.self, Sync.self, OpenCommand.self,
+            ChecklistCommand.self, Sync.self, SearchCommand.self, OpenCommand.self,
         ])
 
     /// Runs the command, on the thread ``Allocator`` starts, mapping every way of failing to the
@@ -62,6 +62,9 @@ struct Locker: ParsableCommand {
         } catch let error as BundleError {
             FileHandle.standardError.write(Data("locker: bundle: \(error)\n".utf8))
             Foundation.exit(3)
+        } catch let error as ContentSearchError {
+            FileHandle.standardError.write(Data("locker: \(error)\n".utf8))
+            Foundation.exit(2)
         } catch let error as ProgressStoreError {
             FileHandle.standardError.write(Data("locker: \(error)\n".utf8))
             Foundation.exit(2)

@@ -1,0 +1,300 @@
+import Foundation
+import GRDB
+
+/// Full-text search over a bundle's guides (down to their sections), checklists (down to their
+/// items) and decks (down to their cards), in every locale, ranked by BM25, with a highlighted
+/// snippet and the target of each hit.
+///
+/// ```swift
+/// let search = try ContentSearch(path: cachesFolder.appendingPathComponent("search.sqlite").path)
+/// try search.update(from: bundle)              // after each activation: re-indexes what changed
+/// let hits = try search.search("якорем", locale: "ru")
+/// let url = bundle.linkFormat.appURL(for: hits[0].target)
+/// ```
+///
+/// The index is an SQLite FTS5 table in a file of its own, apart from ``ProgressStore``'s: it is
+/// made from the bundle and can be made again at any time, so it belongs in a cache folder that
+/// the system may empty and that is not backed up or synced, while progress is the reader's own
+/// data. Words are stemmed with Snowball's Russian and English stemmers (``SearchTokenizer``).
+/// A hit is shown to a reader of a locale when the document's version in that locale is the one
+/// the reader reads: a translation, or the default locale's version where there is none.
+public final class ContentSearch: Sendable {
+    private let database: any DatabaseWriter
+
+    /// How words become terms; the choice is measured in the relevance tests.
+    enum Stemming: String, CaseIterable, Sendable {
+        /// Snowball, Russian or English by script (``SearchTokenizer``).
+        case snowball
+        /// Words as they are (`unicode61`).
+        case none
+        /// FTS5's Porter stemmer: English only.
+        case porter
+        /// FTS5's trigram tokenizer: substrings of three characters.
+        case trigram
+
+        var tokenizer: String {
+            switch self {
+            case .snowball: SearchTokenizer.name
+            case .none: "unicode61 remove_diacritics 0"
+            case .porter: "porter unicode61 remove_diacritics 0"
+            case .trigram: "trigram"
+            }
+        }
+    }
+
+    /// Bumped when the table or the terms change: an index of another version is made again.
+    static let schemaVersion = 1
+
+    /// Opens the index at `path`, creating it as needed; `nil`, an index in memory.
+    public convenience init(path: String?) throws(ContentSearchError) {
+        try self.init(path: path, stemming: .snowball)
+    }
+
+    init(path: String?, stemming: Stemming) throws(ContentSearchError) {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(tokenizer: SearchTokenizer.self) }
+        do {
+            database =
+                if let path { try DatabasePool(path: path, configuration: configuration) } else {
+                    try DatabaseQueue(configuration: configuration)
+                }
+            // The user version holds the schema version and the stemming: another, and the index is made anew.
+            let version = Self.schemaVersion * 16 + (Stemming.allCases.firstIndex(of: stemming) ?? 0)
+            try database.write { db in
+                guard try Int.fetchOne(db, sql: "PRAGMA user_version") != version else { return }
+                try db.execute(
+                    sql: """
+                        DROP TABLE IF EXISTS entry;
+                        DROP TABLE IF EXISTS document;
+                        CREATE VIRTUAL TABLE entry USING fts5(
+                            title, context, body,
+                            kind UNINDEXED, document UNINDEXED, uuid UNINDEXED, locale UNINDEXED,
+                            readers UNINDEXED, doc_title UNINDEXED, part UNINDEXED, part_value UNINDEXED,
+                            part_uuid UNINDEXED,
+                            tokenize = '\(stemming.tokenizer)'
+                        );
+                        CREATE TABLE document (
+                            kind TEXT NOT NULL, id TEXT NOT NULL, locale TEXT NOT NULL,
+                            sha256 TEXT NOT NULL, readers TEXT NOT NULL,
+                            first_entry INTEGER NOT NULL, last_entry INTEGER NOT NULL,
+                            PRIMARY KEY (kind, id, locale)
+                        );
+                        PRAGMA user_version = \(version);
+                        """)
+            }
+        } catch {
+            throw .cannotOpen(path: path ?? ":memory:", reason: ProgressStore.reason(error))
+        }
+    }
+
+    // MARK: - Indexing
+
+    /// Brings the index to `bundle`: indexes the documents that are new or whose file changed (by
+    /// its SHA-256), or whose readers changed (a translation added or removed), and removes those
+    /// that are gone. One transaction: a search sees the index before or after, never between.
+    @discardableResult
+    public func update(from bundle: ContentBundle) throws(ContentSearchError) -> SearchIndexUpdate {
+        // What the bundle holds: each version of each document, and the locales that read it.
+        struct Version: Hashable {
+            var kind: ContentKind
+            var id: String
+            var locale: String
+        }
+        var wanted: [Version: (sha256: String, readers: String)] = [:]
+        let readerLocales = bundle.openedLocales ?? bundle.locales
+        for kind in ContentKind.known {
+            for id in bundle.ids(of: kind) {
+                for locale in bundle.locales(of: kind, id: id) {
+                    guard let file = bundle.file(of: kind, id: id, locale: locale) else { continue }
+                    let readers = readerLocales.filter { bundle.resolvedLocale(of: kind, id: id, for: $0) == locale }
+                    guard !readers.isEmpty else { continue }
+                    wanted[Version(kind: kind, id: id, locale: locale)] = (
+                        file.sha256, " " + readers.joined(separator: " ") + " "
+                    )
+                }
+            }
+        }
+        // Decoded outside the write, on every core: the write holds only the inserts.
+        let stored: [Version: (sha256: String, readers: String, first: Int64, last: Int64)]
+        do {
+            stored = try database.read { db in
+                var stored: [Version: (String, String, Int64, Int64)] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM document") {
+                    let version = Version(
+                        kind: ContentKind(rawValue: row["kind"]), id: row["id"], locale: row["locale"])
+                    stored[version] = (row["sha256"], row["readers"], row["first_entry"], row["last_entry"])
+                }
+                return stored
+            }
+        } catch {
+            throw .database(reason: ProgressStore.reason(error))
+        }
+        let changed = wanted.filter { version, wanted in
+            guard let old = stored[version] else { return true }
+            return old.sha256 != wanted.sha256 || old.readers != wanted.readers
+        }
+        .keys.sorted { ($0.kind, $0.id, $0.locale) < ($1.kind, $1.id, $1.locale) }
+        let removed = stored.keys.filter { wanted[$0] == nil || changed.contains($0) }
+        var documents: [(Version, [SearchEntry], title: String, uuid: String)] = []
+        documents.reserveCapacity(changed.count)
+        for version in changed {
+            do {
+                let (entries, title, uuid) = try Self.entries(
+                    of: version.kind, id: version.id, locale: version.locale, in: bundle)
+                documents.append((version, entries, title, uuid))
+            } catch {
+                throw .unreadable(error)
+            }
+        }
+        do {
+            try database.write { db in
+                for version in removed {
+                    guard let old = stored[version] else { continue }
+                    try db.execute(
+                        sql: "DELETE FROM entry WHERE rowid BETWEEN ? AND ?", arguments: [old.first, old.last])
+                    try db.execute(
+                        sql: "DELETE FROM document WHERE kind = ? AND id = ? AND locale = ?",
+                        arguments: [version.kind.rawValue, version.id, version.locale])
+                }
+                let insert = try db.makeStatement(
+                    sql: """
+                        INSERT INTO entry (title, context, body, kind, document, uuid, locale, readers, doc_title,
+                            part, part_value, part_uuid)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                for (version, entries, title, uuid) in documents {
+                    guard let readers = wanted[version]?.readers, let sha256 = wanted[version]?.sha256 else { continue }
+                    var first: Int64?
+                    for entry in entries {
+                        try insert.execute(arguments: [
+                            entry.title, entry.context, entry.body, version.kind.rawValue, version.id, uuid,
+                            version.locale, readers, title, entry.part?.name, entry.part?.value, entry.partUUID,
+                        ])
+                        if first == nil { first = db.lastInsertedRowID }
+                    }
+                    try db.execute(
+                        sql: """
+                            INSERT INTO document (kind, id, locale, sha256, readers, first_entry, last_entry)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            version.kind.rawValue, version.id, version.locale, sha256, readers,
+                            first ?? 0, first == nil ? -1 : db.lastInsertedRowID,
+                        ])
+                }
+            }
+        } catch {
+            throw .database(reason: ProgressStore.reason(error))
+        }
+        let gone = removed.filter { wanted[$0] == nil }.count
+        return SearchIndexUpdate(indexed: changed.count, removed: gone, kept: wanted.count - changed.count)
+    }
+
+    private static func entries(
+        of kind: ContentKind, id: String, locale: String, in bundle: ContentBundle
+    ) throws(BundleError) -> ([SearchEntry], title: String, uuid: String) {
+        switch kind {
+        case .guide:
+            let guide: Guide = try bundle.version(kind: kind, id: id, locale: locale)
+            return (SearchEntry.entries(of: guide), guide.title, guide.uuid)
+        case .checklist:
+            let checklist: Checklist = try bundle.version(kind: kind, id: id, locale: locale)
+            return (SearchEntry.entries(of: checklist), checklist.title, checklist.uuid)
+        case .deck:
+            let deck: Deck = try bundle.version(kind: kind, id: id, locale: locale)
+            return (SearchEntry.entries(of: deck), deck.title, deck.uuid)
+        default:
+            return ([], "", "")
+        }
+    }
+
+    // MARK: - Searching
+
+    /// The hits for `query` that a reader of `locale` sees (every locale's when `nil`), best
+    /// first: every word must match, in any form; when no entry has them all, any may.
+    ///
+    /// The query is read as words (letters and digits): quotes, operators and other FTS5 syntax
+    /// in it are text, never syntax.
+    public func search(
+        _ query: String, locale: String? = nil, kinds: Set<ContentKind>? = nil, limit: Int = 20
+    ) throws(ContentSearchError) -> [SearchHit] {
+        let words = query.split { !($0.isLetter || $0.isNumber) }.map { "\"" + $0 + "\"" }
+        guard !words.isEmpty, limit > 0 else { return [] }
+        var hits = try run(words.joined(separator: " "), locale: locale, kinds: kinds, limit: limit)
+        if hits.isEmpty, words.count > 1 {
+            hits = try run(words.joined(separator: " OR "), locale: locale, kinds: kinds, limit: limit)
+        }
+        return hits
+    }
+
+    /// Weights of the title, context and body columns in BM25.
+    static let weights = (title: 4.0, context: 1.0, body: 1.0)
+
+    private func run(
+        _ match: String, locale: String?, kinds: Set<ContentKind>?, limit: Int
+    ) throws(ContentSearchError) -> [SearchHit] {
+        var sql = """
+            SELECT kind, document, uuid, locale, doc_title, part, part_value, part_uuid, title,
+                snippet(entry, -1, char(2), char(3), '…', 16) AS snippet,
+                bm25(entry, \(Self.weights.title), \(Self.weights.context), \(Self.weights.body)) AS score
+            FROM entry WHERE entry MATCH ?
+            """
+        var arguments: StatementArguments = [match]
+        if let locale {
+            sql += " AND instr(readers, ?) > 0"
+            arguments += [" \(locale) "]
+        }
+        if let kinds {
+            sql += " AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+            arguments += StatementArguments(kinds.map(\.rawValue).sorted())
+        }
+        sql += " ORDER BY score, rowid LIMIT ?"
+        arguments += [limit]
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.hit)
+            }
+        } catch {
+            throw .database(reason: ProgressStore.reason(error))
+        }
+    }
+
+    private static func hit(_ row: Row) -> SearchHit {
+        let value: String = row["part_value"] ?? ""
+        let part: ContentLink.Part? =
+            switch row["part"] as String? {
+            case "section": .section(anchor: value)
+            case "item": .item(id: value)
+            case "card": .card(id: value)
+            default: nil
+            }
+        let target = ContentTarget(
+            kind: ContentKind(rawValue: row["kind"]), id: row["document"], uuid: row["uuid"], locale: row["locale"],
+            title: row["doc_title"], part: part, partTitle: part == nil ? nil : row["title"], partUUID: row["part_uuid"]
+        )
+        return SearchHit(target: target, snippet: HighlightedText(marked: row["snippet"] ?? ""), score: row["score"])
+    }
+
+    /// The index file's size in bytes, with its write-ahead log; 0 in memory.
+    public func size() throws(ContentSearchError) -> Int {
+        do {
+            return try database.read { db in
+                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+                return pages * size
+            }
+        } catch {
+            throw .database(reason: ProgressStore.reason(error))
+        }
+    }
+}
+
+/// What ``ContentSearch/update(from:)`` did, in documents (one version of one document each).
+public struct SearchIndexUpdate: Hashable, Sendable {
+    /// New, changed, or read by other locales than before.
+    public var indexed: Int
+    /// No longer in the bundle.
+    public var removed: Int
+    /// Unchanged.
+    public var kept: Int
+}

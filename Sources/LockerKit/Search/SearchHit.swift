@@ -1,0 +1,56 @@
+/// One result of ``ContentSearch/search(_:locale:kinds:limit:)``.
+public struct SearchHit: Hashable, Sendable {
+    /// The document and part the hit is: a link to it is
+    /// `bundle.linkFormat.appURL(for: hit.target)` (or `webURL`).
+    public var target: ContentTarget
+    /// A few words around the matches, the matched words highlighted.
+    public var snippet: HighlightedText
+    /// BM25, lower is better: for ordering hits of one search, not for comparing searches.
+    public var score: Double
+}
+
+/// A text with some ranges of it highlighted.
+public struct HighlightedText: Hashable, Sendable {
+    public var text: String
+    /// In order, not overlapping.
+    public var highlights: [Range<String.Index>]
+
+    public init(text: String, highlights: [Range<String.Index>]) {
+        self.text = text
+        self.highlights = highlights
+    }
+
+    /// Reads a text whose highlights are marked by U+0002 before and U+0003 after.
+    init(marked: String) {
+        var text = ""
+        var offsets: [Range<Int>] = []
+        var start: Int?
+        for scalar in marked.unicodeScalars {
+            switch scalar {
+            case "\u{2}": start = text.utf8.count
+            case "\u{3}":
+                if let from = start, from < text.utf8.count { offsets.append(from..<text.utf8.count) }
+                start = nil
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        self.text = text
+        // By UTF-8 offset while the text grew; as indexes of the text made.
+        let utf8 = text.utf8
+        highlights = offsets.map { range in
+            utf8.index(
+                utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+        }
+    }
+
+    /// The text with each highlight between `open` and `close`.
+    public func marked(open: String, close: String) -> String {
+        var result = ""
+        var position = text.startIndex
+        for range in highlights {
+            result += text[position..<range.lowerBound] + open + text[range] + close
+            position = range.upperBound
+        }
+        return result + text[position...]
+    }
+}
