@@ -3,6 +3,7 @@
 // `make bench-runtime`), which generates and builds a vault of 10,000 cards first.
 //
 // Usage: locker-runtime-bench BUNDLE_FOLDER [RUNS]
+//        locker-runtime-bench search BUNDLE EDITED_BUNDLE QUERIES.json [RUNS]   (SearchBench.swift)
 import Foundation
 import LockerKit
 
@@ -22,6 +23,10 @@ func time(_ body: () throws -> Void) rethrows -> Double {
 func milliseconds(_ value: Double) -> String { String(format: "%.2f ms", value) }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 5, arguments[1] == "search" {
+    benchmarkSearch(Array(arguments.dropFirst(2)))
+    exit(0)
+}
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: locker-runtime-bench BUNDLE_FOLDER [RUNS]\n".utf8))
     exit(2)

@@ -71,10 +71,8 @@ struct SearchEntry: Sendable {
             }
     }
 
-    /// The pieces joined by a space, with each run of white space (and list and quote marks) as one space.
+    /// The pieces joined by a line break. (Snippets show runs of white space as one space.)
     private static func text(_ pieces: String?...) -> String {
-        pieces.compactMap { $0 }.joined(separator: " ")
-            .split(whereSeparator: { $0.isWhitespace || $0 == "│" || $0 == "•" })
-            .joined(separator: " ")
+        pieces.compactMap { $0 }.joined(separator: "\n")
     }
 }

@@ -20,18 +20,31 @@ public struct HighlightedText: Hashable, Sendable {
         self.highlights = highlights
     }
 
-    /// Reads a text whose highlights are marked by U+0002 before and U+0003 after.
+    /// Reads a text whose highlights are marked by U+0002 before and U+0003 after, with each run
+    /// of white space, and the list and quote marks of plain text (`•`, `│`), as one space.
     init(marked: String) {
         var text = ""
         var offsets: [Range<Int>] = []
         var start: Int?
+        var space = false
         for scalar in marked.unicodeScalars {
             switch scalar {
-            case "\u{2}": start = text.utf8.count
             case "\u{3}":
                 if let from = start, from < text.utf8.count { offsets.append(from..<text.utf8.count) }
                 start = nil
-            default: text.unicodeScalars.append(scalar)
+            case "•", "│":
+                space = true
+            case _ where scalar.properties.isWhitespace:
+                space = true
+            default:
+                // A space held back goes before a highlight's start, not into it.
+                if space, !text.isEmpty { text += " " }
+                space = false
+                if scalar == "\u{2}" {
+                    start = text.utf8.count
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
             }
         }
         self.text = text
@@ -39,7 +52,8 @@ public struct HighlightedText: Hashable, Sendable {
         let utf8 = text.utf8
         highlights = offsets.map { range in
             utf8.index(
-                utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+                utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+                    utf8.startIndex, offsetBy: range.upperBound)
         }
     }
 
