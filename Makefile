@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # for every symbol a library asks for. 1 ms of a 5.7 ms `locker --version`.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic --disable-local-rpath)
 
-.PHONY: sanitize run test deps test-deps packages tools build check bench bench-runtime bench-sync clean record fuzz fuzz-build kit-consumer
+.PHONY: sanitize run test deps test-deps packages tools build check bench bench-runtime bench-search bench-sync clean record fuzz fuzz-build kit-consumer
 
 run: build
 	.build/debug/locker build content --out build
@@ -87,6 +87,13 @@ bench-runtime: deps
 	$(SWIFT) build $(RELEASE) --product locker
 	$(SWIFT) build $(RELEASE) --product locker-runtime-bench
 	python3 Benchmarks/run_runtime.py
+
+# Search: LockerKit's ContentSearch on the 10,000-note vault: indexing it, one note updated, every
+# query of the relevance set (Tests/lockerTests/Fixtures/search-relevance.json).
+bench-search: deps
+	$(SWIFT) build $(RELEASE) --product locker
+	$(SWIFT) build $(RELEASE) --product locker-runtime-bench
+	python3 Benchmarks/run_search.py
 
 # Delivery: `locker sync` pulling the signed 10,000-note bundle from nginx on 127.0.0.1: a first
 # sync, a check with no change, and the update after one note is edited.
