@@ -18,6 +18,16 @@ import Testing
         }
     }
 
+    @Test func aSectionIsItsHeadingItsTextAndItsSubsections() {
+        func section(_ title: String, _ text: String, _ sections: [Section] = []) -> Section {
+            Section(
+                anchor: title.lowercased(), level: 2 + sections.count, title: title, titleSpans: [.text(title)],
+                blocks: text.isEmpty ? [] : [Block(.paragraph([.text(text)]))], sections: sections)
+        }
+        let tree = section("Anchoring", "", [section("Letting go", "Pay out the chain."), section("Snubber", "Rig it.")])
+        #expect(tree.plainText == "Anchoring\n\nLetting go\n\nPay out the chain.\n\nSnubber\n\nRig it.")
+    }
+
     @Test func mathIsItsTeX() {
         #expect(Block(.math(#"\frac{1}{2}"#)).plainText == #"    \frac{1}{2}"#)
         #expect([Span.text("a "), .math("x_1")].plainText == "a x_1")

@@ -87,3 +87,11 @@ extension Block {
             .map { $0.offset == 0 ? marker + $0.element : indent + $0.element }.joined(separator: "\n")
     }
 }
+
+extension Section {
+    /// The section as plain text: its heading, its blocks (`[Block].plainText`), then each
+    /// subsection the same way, separated by blank lines.
+    public var plainText: String {
+        ([title, blocks.plainText] + sections.map(\.plainText)).filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+}
