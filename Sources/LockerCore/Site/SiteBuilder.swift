@@ -434,7 +434,9 @@ struct SiteBuilder {
     static let assetsFolder = "assets"
 
     /// The folder of the search index, which Pagefind writes into the site after the build
-    /// (`python3 -m pagefind --site <site>`): no page may take its name.
+    /// (`python3 -m pagefind --site <site>`): no page may take its name, and a build that changes
+    /// the site's files removes it (``OutputWriter/derivedFolders``), since it was made from the
+    /// previous pages.
     static let searchFolder = "pagefind"
 
     /// The folders of the search index whose files are named by their content's hash.
