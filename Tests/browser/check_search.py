@@ -193,6 +193,13 @@ def main():
                 state = wait_for(
                     driver, lambda s: s["message"] and query in s["message"] and not s["message"].endswith("…")
                     and s["results"] and all(r["title"] for r in s["results"]), 15)
+                # The list grows as fragments arrive: read it once it has stopped growing.
+                for _ in range(20):
+                    time.sleep(0.25)
+                    settled = driver.execute_script(STATE)
+                    if len(settled["results"]) == len(state["results"]):
+                        break
+                    state = settled
                 paths = [urllib.parse.urlsplit(r["href"]).path for r in state["results"]]
                 wanted = "/" + expected
                 if wanted not in paths:
