@@ -166,7 +166,7 @@ tools: $(TOOLS)/.installed
 
 $(TOOLS)/.installed: Tests/browser/requirements.txt
 	python3 -m venv $(TOOLS)
-	$(TOOLS)/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+	$(TOOLS)/bin/python3 -m pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
 	touch $@
 
 # Pagefind alone, for `make run`: the line of Tests/browser/requirements.txt that pins it.
