@@ -27,7 +27,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # for every symbol a library asks for. 1 ms of a 5.7 ms `locker --version`.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic --disable-local-rpath)
 
-.PHONY: sanitize run test deps test-deps packages tools search-tools build check bench bench-runtime bench-sync bench-search clean record fuzz fuzz-build kit-consumer
+.PHONY: sanitize run test deps test-deps packages tools search-tools build check bench bench-runtime bench-sync bench-site-search clean record fuzz fuzz-build kit-consumer
 
 # The build, then the site's search index: Pagefind reads the pages and writes build/site/pagefind/
 # (locker build runs no other program; a rebuild that changes the pages removes the old index).
@@ -101,9 +101,9 @@ bench-sync: deps
 
 # Search: Pagefind indexing the default vault's site and the 10,000-note vault's site, and the
 # size of each index.
-bench-search: deps search-tools
+bench-site-search: deps search-tools
 	$(SWIFT) build $(RELEASE) --product locker
-	python3 Benchmarks/run_search.py
+	python3 Benchmarks/run_site_search.py
 
 # Each fuzz target under libFuzzer and AddressSanitizer for FUZZ_TIME seconds (or FUZZ_RUNS inputs),
 # seeded from the vaults in the repository; the corpora grow in .build/fuzz/corpus, and a crash is

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times Pagefind indexing a site `locker build` (release) made, and measures the index.
 
-Usage: python3 Benchmarks/run_search.py [NOTES] [RUNS]   (defaults: 10000 notes, 3 runs)
+Usage: python3 Benchmarks/run_site_search.py [NOTES] [RUNS]   (defaults: 10000 notes, 3 runs)
 
 Two sites: the default vault's (`content/`), and that of the vault `make bench` uses
 (`generate.py --guides`, NOTES notes). Each is built once with the release `locker` into a
@@ -86,9 +86,9 @@ def main():
     notes = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     if not os.access(LOCKER, os.X_OK):
-        sys.exit("no release build: run `make bench-search`, which builds it")
+        sys.exit("no release build: run `make bench-site-search`, which builds it")
     if subprocess.run([PYTHON, "-m", "pagefind", "--version"], capture_output=True).returncode != 0:
-        sys.exit("no Pagefind in .build/tools: run `make bench-search`, which installs it")
+        sys.exit("no Pagefind in .build/tools: run `make bench-site-search`, which installs it")
     version = subprocess.run([PYTHON, "-m", "pagefind", "--version"], capture_output=True, text=True).stdout.strip()
     work = tempfile.mkdtemp(prefix="locker-search-", dir=os.environ.get("LOCKER_BENCH_DIR"))
     try:

@@ -7,7 +7,7 @@ import Testing
 ///
 /// Needs Pagefind (`pagefind[extended]` in `.build/tools`, from `Tests/browser/requirements.txt`),
 /// Chromium and its driver, which `make test` installs; without them the tests fail.
-@Suite(.serialized) struct SearchTests {
+@Suite(.serialized) struct SiteSearchTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
