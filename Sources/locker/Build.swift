@@ -118,6 +118,12 @@ struct Build: ParsableCommand {
         }
     }
 
+    /// Whether anything is at `path` (a symbolic link is not followed).
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
     /// A `--base-url` must be an absolute http(s) URL; `build` and `serve` check it the same way.
     static func validate(baseURL: String?) throws {
         if let baseURL, !(baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://")) || URL(string: baseURL) == nil
@@ -169,6 +175,8 @@ struct Build: ParsableCommand {
         // interrupts held, so none can leave its files behind.
         let interrupts = Interrupts()
         defer { interrupts.stop() }
+        // The search index, which a commit that changes the site removes (made from the old pages).
+        let derived = OutputWriter.derivedFolders.filter { Self.exists(output.path + "/" + $0) }
         let transaction = try interrupts.holding {
             let transaction = try OutputWriter.begin(replacing: output)
             interrupts.onInterrupt { transaction.discard() }
@@ -233,6 +241,13 @@ struct Build: ParsableCommand {
         }
         progress.finish()
         said.write(Data(summary.utf8))
+        for folder in derived where !Self.exists(output.path + "/" + folder) {
+            let site = folder.split(separator: "/").dropLast().joined(separator: "/")
+            said.write(
+                Data(
+                    ("Removed \(out)/\(folder)/, the search index of the previous pages; make it again with "
+                        + "`python3 -m pagefind --site \(out)/\(site)`.\n").utf8))
+        }
         // The output is whole: an interrupt from here on has nothing to undo.
         interrupts.stop()
         exitKeeping(compilation, fingerprint, transaction, status: 0)

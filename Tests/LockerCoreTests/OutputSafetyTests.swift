@@ -72,6 +72,28 @@ import Testing
         }
     }
 
+    /// A journal that would remove a folder other than the search index (``OutputWriter/derivedFolders``)
+    /// as stale is not applied.
+    @Test func aJournalThatRemovesAnotherFolderAsStaleIsNotApplied() throws {
+        try Self.withOutput { parent, output in
+            try OutputWriter.replace(output, with: OutputUpdateTests.first)
+            let scratch = output.appendingPathComponent(".locker-tmp-evil")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            for stale in ["bundles", "..", "site/pagefind/../../bundles"] {
+                let journal =
+                    #"{"scratch":".locker-tmp-evil","renames":[],"removals":[],"twins":[],"stale":[""#
+                    + stale + #""]}"#
+                try Data(journal.utf8).write(to: scratch.appendingPathComponent(".locker-journal"))
+                let transaction = try OutputWriter.begin(replacing: output)
+                transaction.discard()
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: output.appendingPathComponent("bundles/v1/manifest.json").path), "\(stale)")
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            }
+        }
+    }
+
     /// A folder Locker did not write (no marker) is refused before a journal found in it is
     /// looked at.
     @Test func aJournalInAFolderLockerDidNotWriteIsNotApplied() throws {

@@ -155,6 +155,50 @@ import Testing
         }
     }
 
+    /// The search index Pagefind makes in the site after a build (`site/pagefind/`, which no
+    /// build lists) describes the pages it was made from: a commit that writes or removes a file
+    /// of the site removes it with its journal, before the new files arrive, and a commit cut
+    /// short removes it when the next build finishes it; a commit that changes nothing in the
+    /// site keeps it.
+    @Test func aCommitThatChangesTheSiteRemovesItsSearchIndex() throws {
+        try Self.withFirstBuild { output in
+            let index = output.appendingPathComponent("site/pagefind")
+            func makeIndex() throws {
+                try FileManager.default.createDirectory(
+                    at: index.appendingPathComponent("fragment"), withIntermediateDirectories: true)
+                try Data("{}".utf8).write(to: index.appendingPathComponent("pagefind-entry.json"))
+                try Data("x".utf8).write(to: index.appendingPathComponent("fragment/ru_1.pf_fragment"))
+            }
+            try makeIndex()
+            // The same pages, another bundle: the index stays.
+            var bundleOnly = Self.first
+            bundleOnly[0] = OutputFile(path: "bundles/v1/manifest.json", data: Data("{\"v\":3}".utf8))
+            try OutputWriter.replace(output, with: bundleOnly)
+            #expect(FileManager.default.fileExists(atPath: index.appendingPathComponent("pagefind-entry.json").path))
+
+            // A page changed: the journal names the index, which stays until it is carried out.
+            do {
+                let update = try #require(try OutputWriter.begin(replacing: output) as? OutputWriter.Transaction)
+                for file in Self.second { try update.write(file) }
+                let journal = try #require(try update.prepare(record: nil))
+                #expect(journal.stale == ["site/pagefind"])
+                #expect(FileManager.default.fileExists(atPath: index.path))
+            }
+            // Cut short there: the next build finishes the commit.
+            do {
+                let next = try OutputWriter.begin(replacing: output)
+                next.discard()
+            }
+            #expect(!FileManager.default.fileExists(atPath: index.path))
+            #expect(try Self.files(output) == Self.expected(Self.second))
+
+            // A page removed and none written: gone too.
+            try makeIndex()
+            try OutputWriter.replace(output, with: Self.second.filter { $0.path != "site/guides/c/index.html" })
+            #expect(!FileManager.default.fileExists(atPath: index.path))
+        }
+    }
+
     /// A commit stopped after its last step, before its journal was removed, is applied again
     /// by the next build: the renames and the marker's rename find their sources gone, and the
     /// folder stays the new build.

@@ -136,9 +136,22 @@ import Testing
         let compilation = try vault.compile()
         let pages = compilation.files.filter { $0.path.hasSuffix(".html") }
         #expect(!pages.isEmpty)
+        // The one script a page loads is the site's own search box, from its assets.
+        let script = try #require(
+            compilation.files.first { $0.path.hasPrefix("site/assets/") && $0.path.hasSuffix(".js") })
+        let ownScript = script.path.dropFirst("site/".count) + "\" defer"
         for page in pages {
             let html = String(decoding: page.data, as: UTF8.self).lowercased()
-            #expect(!html.contains("<script"), "\(page.path)")
+            let pieces = html.components(separatedBy: "<script")
+            #expect(pieces.count == 2, "one script: \(page.path)")
+            if pieces.count == 2 {
+                // ` src="../../assets/<hash>.js" defer`, then `></script>`.
+                let tag = pieces[1].prefix { $0 != ">" }
+                let src = tag.dropFirst(" src=\"".count).dropLast(ownScript.count)
+                #expect(tag.hasPrefix(" src=\"") && tag.hasSuffix(ownScript), "\(page.path)")
+                #expect(src.allSatisfy { $0 == "." || $0 == "/" }, "\(page.path)")
+                #expect(pieces[1].dropFirst(tag.count).hasPrefix("></script>"), "\(page.path)")
+            }
             #expect(!html.contains("<iframe"), "\(page.path)")
             #expect(!html.contains("<img src=x"), "\(page.path)")
             #expect(!html.contains("<svg"), "\(page.path)")
@@ -209,12 +222,16 @@ import Testing
     @Test func fragmentsAreEncodedAsFoundationEncodesThem() {
         var allowed = CharacterSet.urlFragmentAllowed
         allowed.remove(charactersIn: "^")
-        let alphabet = (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
+        let alphabet =
+            (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
             + ["я", "Ё", "\u{301}", "é", "⚓", "🧭", "\u{7F}", "\t", "\u{A0}"]
         var random = SplitMix64(seed: 7)
         for _ in 0..<2_000 {
-            let text = String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? "a" })
-            #expect(PageContext.encodedFragment(Substring(text)) == text.addingPercentEncoding(withAllowedCharacters: allowed))
+            let text = String(
+                (0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? "a" })
+            #expect(
+                PageContext.encodedFragment(Substring(text))
+                    == text.addingPercentEncoding(withAllowedCharacters: allowed))
         }
     }
 
@@ -244,10 +261,14 @@ import Testing
         #expect(try #require(byPath["site/robots.txt"]).contains("Sitemap: https://sail.example/sitemap.xml"))
         let headers = try #require(byPath["site/_headers"])
         Self.expectOneRulePerFile(headers, site: byPath.keys.filter { $0.hasPrefix("site/") })
-        #expect(HostHeaders(headers).rules.map(\.pattern) == [
-            "/", "/checklists/*", "/decks/*", "/en/*", "/guides/*", "/pierrunner/*", "/404.html", "/robots.txt", "/sitemap.xml",
-            "/assets/*",
-        ])
+        #expect(
+            HostHeaders(headers).rules.map(\.pattern) == [
+                "/", "/checklists/*", "/decks/*", "/en/*", "/guides/*", "/pierrunner/*", "/404.html", "/robots.txt",
+                "/sitemap.xml",
+                "/assets/*", "/pagefind/pagefind-entry.json", "/pagefind/fragment/*", "/pagefind/index/*",
+                "/pagefind/filter/*",
+            ])
+        Self.expectSearchIndexRules(headers)
         // No page refers to another host for anything it loads; the one style sheet is the site's
         // own, rendered once, and no page carries inline style the policy would refuse.
         let sheets = byPath.keys.filter { $0.hasPrefix("site/assets/") && $0.hasSuffix(".css") }
@@ -255,6 +276,7 @@ import Testing
         let sheet = try #require(sheets.first).dropFirst("site/".count)
         #expect(try #require(byPath["site/" + sheet]).contains("prefers-color-scheme:dark"))
         #expect(headers.contains("style-src 'self'") && !headers.contains("unsafe-inline"))
+        #expect(headers.contains("script-src 'self' 'wasm-unsafe-eval'; connect-src 'self';"))
         for (path, html) in byPath where path.hasSuffix(".html") {
             #expect(!html.contains("src=\"http"), "\(path)")
             #expect(!html.contains("<style") && !html.contains("style=\""), "\(path)")
@@ -274,13 +296,19 @@ import Testing
     ) {
         let headers = HostHeaders(text)
         #expect(headers.rules.count <= 100, sourceLocation: sourceLocation)
-        #expect(headers.rules.allSatisfy { $0.pattern.count(where: { $0 == "*" }) <= 1 }, sourceLocation: sourceLocation)
+        #expect(
+            headers.rules.allSatisfy { $0.pattern.count(where: { $0 == "*" }) <= 1 }, sourceLocation: sourceLocation)
         for path in paths where path != "site/_headers" {
             let file = String(path.dropFirst("site/".count))
-            let url = base + (file.hasSuffix("index.html") && file != "404.html" ? String(file.dropLast("index.html".count)) : file)
+            let url =
+                base
+                + (file.hasSuffix("index.html") && file != "404.html"
+                    ? String(file.dropLast("index.html".count)) : file)
             for host in HostHeaders.Host.allCases {
                 let rules = headers.matching(url, on: host)
-                #expect(rules.count == 1, "\(url) matches \(rules.map(\.pattern)) on \(host)", sourceLocation: sourceLocation)
+                #expect(
+                    rules.count == 1, "\(url) matches \(rules.map(\.pattern)) on \(host)",
+                    sourceLocation: sourceLocation)
             }
             guard let rule = headers.matching(url, on: .cloudflare).first else { continue }
             let names = rule.headers.map(\.name)
@@ -293,6 +321,32 @@ import Testing
             } else {
                 #expect(cache == "public, max-age=0, must-revalidate", "\(url)", sourceLocation: sourceLocation)
                 #expect(!names.contains("Content-Security-Policy"), "\(url)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// The files Pagefind writes into the site after the build (`pagefind/`): its entry, which
+    /// names the rest, is revalidated; its content-hashed fragments, indexes and filters are
+    /// immutable, each by one rule on either host; its other files (scripts, style sheet,
+    /// WebAssembly) match no rule and get the host's default.
+    static func expectSearchIndexRules(
+        _ text: String, base: String = "/", sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let headers = HostHeaders(text)
+        let files = [
+            ("pagefind/pagefind-entry.json", "public, max-age=0, must-revalidate"),
+            ("pagefind/fragment/ru_857b7ab.pf_fragment", "public, max-age=31536000, immutable"),
+            ("pagefind/index/en_21a0203.pf_index", "public, max-age=31536000, immutable"),
+            ("pagefind/filter/en_6c5236d.pf_filter", "public, max-age=31536000, immutable"),
+            ("pagefind/pagefind-ui.js", nil), ("pagefind/wasm.ru.pagefind", nil),
+            ("pagefind/pagefind.ru_fe264a6d95.pf_meta", nil),
+        ]
+        for (file, cache) in files {
+            for host in HostHeaders.Host.allCases {
+                let rules = headers.matching(base + file, on: host)
+                #expect(rules.count == (cache == nil ? 0 : 1), "\(file) on \(host)", sourceLocation: sourceLocation)
+                let value = rules.first?.headers.first { $0.name == "Cache-Control" }?.value
+                #expect(value == cache, "\(file) on \(host)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -322,16 +376,20 @@ import Testing
         defer { vault.remove() }
         let (site, headers) = try Self.siteAndHeaders(vault, baseURL: "https://sail.example/sail/")
         #expect(site.count(where: { $0.path.hasPrefix("site/ru/guides/") }) == 151)
-        #expect(HostHeaders(headers).rules.map(\.pattern) == [
-            "/sail/", "/sail/guides/*", "/sail/ru/*", "/sail/404.html", "/sail/robots.txt", "/sail/sitemap.xml",
-            "/sail/assets/*",
-        ])
+        #expect(
+            HostHeaders(headers).rules.map(\.pattern) == [
+                "/sail/", "/sail/guides/*", "/sail/ru/*", "/sail/404.html", "/sail/robots.txt", "/sail/sitemap.xml",
+                "/sail/assets/*", "/sail/pagefind/pagefind-entry.json", "/sail/pagefind/fragment/*",
+                "/sail/pagefind/index/*", "/sail/pagefind/filter/*",
+            ])
         Self.expectOneRulePerFile(headers, site: site.map(\.path), base: "/sail/")
+        Self.expectSearchIndexRules(headers, base: "/sail/")
     }
 
     /// Netlify reads `/ru/*` as `/ru` and anything after it, so a locale `ru` beside a landing page
-    /// `rules`, `de` beside `decks`, `ro` beside `robots.txt`, and a page `robots` beside it too,
-    /// are split one level down (`/ru/`, `/ru/guides/*`); the other folders keep their splat.
+    /// `rules`, `de` beside `decks`, `ro` beside `robots.txt`, `pa` beside the search index
+    /// `pagefind/`, and a page `robots` beside it too, are split one level down (`/ru/`,
+    /// `/ru/guides/*`); the other folders keep their splat.
     @Test func aFolderStartingAnothersNameIsSplitOneLevelDown() throws {
         func landing(_ id: String, order: Int) -> String {
             "---\nid: \(id)\norder: \(order)\ntitle: \(id)\napp:\n  name: App\nhero:\n  headlines: [Go]\n---\n"
@@ -341,25 +399,26 @@ import Testing
             "site/robots.md": landing("robots", order: 3),
             "knots/_deck.md": "---\ntype: deck\n---\n\nBowline::A loop ^bowline\n",
         ]
-        for locale in ["en", "ru", "de", "ro"] {
+        for locale in ["en", "ru", "de", "ro", "pa"] {
             files["a.\(locale).md"] = "---\nid: a\nlang: \(locale)\ntitle: A\n---\nText."
             if locale != "en" {
                 files["site/home.\(locale).md"] = landing("home", order: 1).replacingOccurrences(
                     of: "order:", with: "lang: \(locale)\norder:")
             }
         }
-        let vault = try TestVault(files, config: "locales: [en, ru, de, ro]\nkinds:\n  site: page\n")
+        let vault = try TestVault(files, config: "locales: [en, ru, de, ro, pa]\nkinds:\n  site: page\n")
         defer { vault.remove() }
         let (site, headers) = try Self.siteAndHeaders(vault, baseURL: "https://sail.example/")
         let patterns = HostHeaders(headers).rules.map(\.pattern)
         #expect(patterns.contains("/guides/*") && patterns.contains("/decks/*") && patterns.contains("/rules/*"))
-        for locale in ["ru", "de", "ro"] {
+        for locale in ["ru", "de", "ro", "pa"] {
             #expect(!patterns.contains("/\(locale)/*"))
             #expect(patterns.contains("/\(locale)/") && patterns.contains("/\(locale)/guides/*"), "\(locale)")
         }
         #expect(!patterns.contains("/robots/*") && patterns.contains("/robots/"))
-        #expect(patterns.count < 30, "\(patterns.count) rules")
+        #expect(patterns.count < 40, "\(patterns.count) rules")
         Self.expectOneRulePerFile(headers, site: site.map(\.path))
+        Self.expectSearchIndexRules(headers)
     }
 
     /// ``SiteBuilder/pagePatterns(_:beside:prefix:)`` on its own: a splat per folder, split one
@@ -396,7 +455,8 @@ import Testing
     }
 
     /// A landing page may not take a URL the site has for something else: an index (or a name
-    /// starting with one, which `/guides/*` matches on Netlify), the assets (likewise), a file
+    /// starting with one, which `/guides/*` matches on Netlify), the assets or the search index
+    /// (likewise), a file
     /// beside the pages, a locale's folder, a headline variant of the root page or of another
     /// page; nor spell its first folder in other case than another page. The root page may have
     /// any ID, since it sits at `/`, and so may a page named after the default locale, which has
@@ -414,6 +474,7 @@ import Testing
             "app": landing("guides-app", order: 11), "robots": landing("robots.txt", order: 12),
             "aboutB": landing("about/b", order: 13), "aboutC": landing("about/c", order: 14),
             "help": landing("help", order: 15), "team": landing("Help/team", order: 16),
+            "search": landing("pagefind", order: 17), "finder": landing("Pagefinder/app", order: 18),
         ]
         let vault = try TestVault(
             Dictionary(uniqueKeysWithValues: pages.map { ("site/\($0.key).md", $0.value) }),
@@ -423,14 +484,15 @@ import Testing
         let found = diagnostics.with(.pageReservedID)
         #expect(
             found.map(\.file).sorted() == [
-                "site/aboutB.md", "site/app.md", "site/assets.md", "site/b.md", "site/guides.md", "site/kit.md",
-                "site/robots.md", "site/ru.md", "site/team.md",
+                "site/aboutB.md", "site/app.md", "site/assets.md", "site/b.md", "site/finder.md", "site/guides.md",
+                "site/kit.md", "site/robots.md", "site/ru.md", "site/search.md", "site/team.md",
             ])
         #expect(found.allSatisfy { $0.severity == .error && $0.position == SourcePosition(line: 2, column: 5) })
         func message(_ file: String) -> String { found.first { $0.file == "site/\(file).md" }?.message ?? "" }
         #expect(message("b").contains("the root page's headline 2"))
         #expect(message("aboutB").contains("a headline variant of landing page 'about'"))
         #expect(message("app").contains("`/guides/*`"))
+        #expect(message("search").contains("the search index Pagefind writes (`/pagefind/*`)"))
         #expect(message("team").contains("their folders differ only in case"))
         #expect(diagnostics.with(.idDuplicate).map(\.file) == ["site/about2.md"])
     }

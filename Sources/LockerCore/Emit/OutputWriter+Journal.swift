@@ -32,6 +32,9 @@ extension OutputWriter {
         /// `guide.md` to `Guide.md`), which must stay. A kept file has no such twin: the previous
         /// build could not have written both spellings.
         var twins: [[String]] = []
+        /// The derived folders this commit makes stale (``OutputWriter/derivedFolders``), removed
+        /// first; nil when there are none (and in the journals of builds before there were any).
+        var stale: [String]?
 
         static let file = ".locker-journal"
         /// The start of a scratch folder's name (``Transaction``).
@@ -91,6 +94,17 @@ extension OutputWriter {
         func apply(in output: URL) throws {
             let root = output.path + "/"
             var failure: String?
+            // Gone before the new files arrive: at no time does an index describe pages it was
+            // not made from. Gone already when an earlier apply removed it.
+            for folder in stale ?? [] where OutputWriter.derivedFolders.contains(folder) {
+                var status = stat()
+                guard lstat(root + folder, &status) == 0 else { continue }
+                do {
+                    try FileManager.default.removeItem(atPath: root + folder)
+                } catch {
+                    failure = failure ?? "cannot remove \(root + folder), made from the previous build: \(error)"
+                }
+            }
             let folders = FolderMaker(root: output.path)
             for pair in renames where pair.count == 2 {
                 do {
@@ -179,6 +193,7 @@ extension OutputWriter {
             return self.scratch == scratch && (newMarker.map { $0 == scratch + "/" + OutputWriter.marker } ?? true)
                 && renames.allSatisfy { $0.count == 2 && fromScratch($0[0]) && OutputMarker.isInside($0[1]) }
                 && removals.allSatisfy(OutputMarker.isInside) && twins.joined().allSatisfy(OutputMarker.isInside)
+                && (stale ?? []).allSatisfy(OutputWriter.derivedFolders.contains)
         }
     }
 }

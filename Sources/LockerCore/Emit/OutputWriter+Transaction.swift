@@ -149,13 +149,15 @@ extension OutputWriter {
                     return nil
                 }
                 let removals = listed.filter { files[$0] == nil }.sorted { $0.utf8Precedes($1) }
-                let journal = Journal(
+                var journal = Journal(
                     scratch: scratch,
                     renames: written.sorted { (Journal.rank($0), $0) < (Journal.rank($1), $1) }.map {
                         [scratch + "/" + $0, $0]
                     },
                     removals: removals, newMarker: scratch + "/" + OutputWriter.marker, newMarkerStamp: stamp,
                     twins: Journal.twins(of: removals, among: written))
+                let stale = OutputWriter.staleFolders(in: output, written: written, removals: removals)
+                if !stale.isEmpty { journal.stale = stale }
                 try journal.save(in: URL(fileURLWithPath: output))
                 return journal
             } catch {

@@ -18,6 +18,27 @@ public enum OutputWriter {
     /// The marker's name in the output folder (``OutputMarker``).
     public static let marker = ".locker-build"
 
+    /// Folders that another program makes in the output from the build's files, which no build
+    /// writes or lists: the site's search index, which Pagefind makes from the pages
+    /// (`python3 -m pagefind --site <out>/site`). A commit that writes or removes a file of the
+    /// folder's parent (`site/`) removes the folder with its journal, for it describes the
+    /// previous files; a commit that changes nothing there, or a build that is up to date,
+    /// leaves it. So the index in an output folder is either made from the pages beside it or
+    /// gone, never older than they are; `locker build` says when it removed one.
+    public static let derivedFolders = [SiteBuilder.folder + "/" + SiteBuilder.searchFolder]
+
+    /// The derived folders (``derivedFolders``) in `output` that a commit writing `written` and
+    /// removing `removals` makes stale.
+    static func staleFolders(in output: String, written: [String], removals: [String]) -> [String] {
+        derivedFolders.filter { folder in
+            let parent = VaultPath.folder(of: folder) + "/"
+            let changes = { (path: String) in path.hasPrefix(parent) && !path.hasPrefix(folder + "/") }
+            var status = stat()
+            return lstat(output + "/" + folder, &status) == 0
+                && (written.contains(where: changes) || removals.contains(where: changes))
+        }
+    }
+
     /// The record of the build in `output`, from its marker, when it was made from inputs with
     /// this fingerprint and every file it wrote is still there; nil otherwise, and while another
     /// build writes into the folder (whose marker may be about to change).

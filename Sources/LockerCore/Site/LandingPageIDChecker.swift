@@ -2,10 +2,12 @@ import LockerKit
 
 /// Finds landing pages whose URL the site has for something else, so that one page would
 /// silently replace the other or get the other's cache headers:
-/// - an ID whose first folder is a kind's index (`guides`), the assets, a file beside the pages
-///   (`robots.txt`), a locale's folder, or a headline variant of the root page (`b`);
-/// - a first folder that starts with a kind's index or the assets (`guides-app`): a host's
-///   `/guides/*` rule matches it too (Netlify reads it as `/guides` and anything after);
+/// - an ID whose first folder is a kind's index (`guides`), the assets, the search index
+///   (`pagefind`), a file beside the pages (`robots.txt`), a locale's folder, or a headline
+///   variant of the root page (`b`);
+/// - a first folder that starts with a kind's index, the assets or the search index
+///   (`guides-app`): a host's `/guides/*` rule matches it too (Netlify reads it as `/guides`
+///   and anything after);
 /// - an ID that is a headline variant of another page (`about/b` beside a page `about` with two
 ///   headlines);
 /// - a first folder spelt in other case than another page's in the same locale (`About/team`
@@ -29,6 +31,8 @@ struct LandingPageIDChecker {
         }
         reservedPrefixes[SiteBuilder.assetsFolder] =
             "the site's images and style sheet (`/\(SiteBuilder.assetsFolder)/*`)"
+        reservedPrefixes[SiteBuilder.searchFolder] =
+            "the search index Pagefind writes (`/\(SiteBuilder.searchFolder)/*`)"
         for file in SiteBuilder.filesBesidePages { reserved[file] = "the site's \(file)" }
         // The default locale is at the root: it has no folder.
         for locale in locales where locale != defaultLocale {

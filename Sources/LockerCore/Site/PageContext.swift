@@ -13,16 +13,19 @@ struct PageContext {
     var iconPath: String
     /// The style sheet, relative to the site root.
     var stylePath: String
+    /// The search box's script, relative to the site root.
+    var scriptPath: String
     /// The pages of one shape, rendered from one render of their template.
     let skeletons: PageSkeletons
     /// The header and footer, rendered once for each set of values they show; nil when pages
     /// come from skeletons, which hold the header and footer too.
     let chrome: SiteChrome?
 
-    init(builder: SiteBuilder, iconPath: String, stylePath: String) {
+    init(builder: SiteBuilder, iconPath: String, stylePath: String, scriptPath: String) {
         self.builder = builder
         self.iconPath = iconPath
         self.stylePath = stylePath
+        self.scriptPath = scriptPath
         skeletons = PageSkeletons(
             sources: builder.templates.sources, enabled: builder.pageSkeletons, clock: builder.templateClock)
         chrome = skeletons.enabled ? nil : SiteChrome(templates: builder.templates)
@@ -100,6 +103,7 @@ struct PageContext {
             "homeHref": here(route.locale == config.defaultLocale ? "" : route.locale + "/"),
             "icon": here(iconPath),
             "stylesheet": here(stylePath),
+            "searchScript": here(scriptPath),
             "ogType": type,
             "ogLocale": route.locale.replacingOccurrences(of: "-", with: "_"),
             "strings": TemplateStrings.of(route.locale),
@@ -186,6 +190,8 @@ struct PageContext {
         hero["cta"] = cta(page.hero.cta)
         context["hero"] = hero
         context["variant"] = SiteBuilder.variantName(variant)
+        // A variant is the page again: the search index takes the page alone.
+        context["isVariant"] = variant > 0
         if let appStoreID = page.app.appStoreID { context["appStoreID"] = appStoreID }
         if let problem = page.problem {
             context["problem"] = ["title": problem.title, "paragraphs": problem.paragraphs]
@@ -389,6 +395,7 @@ struct PageContext {
         let absolute = { (path: String) in (root.hasSuffix("/") ? root : root + "/") + path }
         context["icon"] = absolute(iconPath)
         context["stylesheet"] = absolute(stylePath)
+        context["searchScript"] = absolute(scriptPath)
         context["homeHref"] = absolute("")
         context["messages"] = config.locales.map { locale -> [String: Any] in
             let words = strings(locale)

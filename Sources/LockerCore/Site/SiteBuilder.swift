@@ -196,11 +196,12 @@ struct SiteBuilder {
             htmlPaths.append(route.path)
         }
 
-        // Shared files: assets, the icon, the style sheet (rendered once, linked from every page).
+        // Shared files: assets, the icon, the style sheet and the search box's script (each
+        // rendered once, linked from every page).
         for asset in assets.site {
             try emit(asset.bundlePath, asset.data, sha256: asset.sha256)
         }
-        for file in [site.icon, site.style] {
+        for file in [site.icon, site.style, site.script] {
             try emit(file.path, file.data, sha256: file.sha256)
         }
         let (tables, context) = (site.tables, site.context)
@@ -351,13 +352,23 @@ struct SiteBuilder {
         return SiteTables(documents: laid, runs: versionRuns)
     }
 
+    /// The Content Security Policy of every page: the site's own style sheets, images and
+    /// scripts (the search box's, and Pagefind's, which compiles WebAssembly and fetches its
+    /// index), nothing from another host, no inline script or style, no frames.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self'; "
+        + "style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
     /// Netlify / Cloudflare Pages `_headers`: every page revalidated, hashed assets cached for good.
     ///
     /// A rule per folder of pages (`/guides/*`, `/ru/*`, …), not per page: Cloudflare Pages reads
     /// 100 rules at most, and a large vault has a page for each of thousands of notes. Hosts
     /// merge the headers of every rule that matches a path, so each path matches one rule only:
     /// the root page and the files beside it have exact rules, and the assets folder one splat
-    /// (``pagePatterns(_:)``).
+    /// (``pagePatterns(_:)``). The search index Pagefind writes into ``searchFolder`` after the
+    /// build gets rules too: its entry (which names the rest) is revalidated, and its folders of
+    /// content-hashed files are immutable; its other files (scripts, style sheet, WebAssembly)
+    /// match no rule and get the host's default, which revalidates.
     static func headers(_ htmlPaths: [String], baseURL: String?) -> [UInt8] {
         let root = baseURL.flatMap { URL(string: $0)?.path } ?? "/"
         let base = Array((root.hasSuffix("/") ? root : root + "/").utf8)
@@ -366,22 +377,26 @@ struct SiteBuilder {
             """
               X-Content-Type-Options: nosniff
               Referrer-Policy: strict-origin-when-cross-origin
-              Content-Security-Policy: default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+              Content-Security-Policy: \(contentSecurityPolicy)
 
             """.utf8)
         let files = ["robots.txt"] + (baseURL == nil ? [] : ["sitemap.xml"])
         var out = Array(
             "# Written by locker build. Pages are revalidated on every visit; hashed assets never change.\n".utf8)
-        let unsorted = pagePatterns(htmlPaths, beside: [assetsFolder, "404.html"] + files)
+        let unsorted = pagePatterns(htmlPaths, beside: [assetsFolder, searchFolder, "404.html"] + files)
         for pattern in unsorted.utf8SortedOffsets().map({ unsorted[$0] }) + ["404.html"] {
             out += base + pattern.utf8 + revalidate + security
         }
         for file in files {
             out += base + file.utf8 + revalidate
         }
-        out += base
-        out += assetsFolder.utf8
-        out += "/*\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n".utf8
+        let immutable = Array(
+            "\n  Cache-Control: public, max-age=31536000, immutable\n  X-Content-Type-Options: nosniff\n".utf8)
+        out += base + assetsFolder.utf8 + "/*".utf8 + immutable
+        out += base + searchFolder.utf8 + "/pagefind-entry.json".utf8 + revalidate
+        for folder in searchHashedFolders {
+            out += base + searchFolder.utf8 + "/".utf8 + folder.utf8 + "/*".utf8 + immutable
+        }
         return out
     }
 
@@ -417,6 +432,15 @@ struct SiteBuilder {
 
     /// The folder of the site's hashed files: images, the icon and the style sheet.
     static let assetsFolder = "assets"
+
+    /// The folder of the search index, which Pagefind writes into the site after the build
+    /// (`python3 -m pagefind --site <site>`): no page may take its name, and a build that changes
+    /// the site's files removes it (``OutputWriter/derivedFolders``), since it was made from the
+    /// previous pages.
+    static let searchFolder = "pagefind"
+
+    /// The folders of the search index whose files are named by their content's hash.
+    static let searchHashedFolders = ["fragment", "index", "filter"]
 
     /// The files the site may write beside its pages, at its root.
     static let filesBesidePages = ["404.html", "robots.txt", "sitemap.xml", "_headers"]

@@ -12,9 +12,10 @@ final class SitePages: Sendable {
     /// The site's shared inputs, when the output records them.
     let inputs: PageInputs?
     let context: PageContext
-    /// The icon and the style sheet, named by their hashes.
+    /// The icon, the style sheet and the search box's script, named by their hashes.
     let icon: (path: String, data: Data, sha256: String)
     let style: (path: String, data: Data, sha256: String)
+    let script: (path: String, data: Data, sha256: String)
     /// The landing pages by ID, one per locale.
     let pagesByID: [String: [LandingPage]]
     /// The root landing page's image in each locale: every content page's Open Graph image.
@@ -29,15 +30,18 @@ final class SitePages: Sendable {
         }
         icon = hashed(Data(SiteIcon.svg.utf8), suffix: ".svg")
         style = hashed(Data((builder.templates.render("style", [:]) ?? "").utf8), suffix: ".css")
-        inputs = builder.inputSources.map { [icon, style] sources in
+        let words = SiteStrings.Search.json(locales: builder.config.locales)
+        script = hashed(Data((builder.templates.render("search", ["strings": words]) ?? "").utf8), suffix: ".js")
+        inputs = builder.inputSources.map { [icon, style, script] sources in
             // A page shows a vault file by a name made of its content hash, in its bundle file
             // or a landing page: both are inputs, so the files' own contents need not be.
             PageInputs(
                 linkSurface: sources.linkSurface, templates: builder.templates.sources, baseURL: builder.baseURL,
-                pages: builder.pages, sharedFiles: [icon.path, style.path], program: sources.program)
+                pages: builder.pages, sharedFiles: [icon.path, style.path, script.path],
+                program: sources.program)
         }
         tables = builder.siteTables()
-        context = PageContext(builder: builder, iconPath: icon.path, stylePath: style.path)
+        context = PageContext(builder: builder, iconPath: icon.path, stylePath: style.path, scriptPath: script.path)
         let pagesByID = Dictionary(grouping: builder.pages, by: \.id)
         self.pagesByID = pagesByID
         let rootVersions = builder.rootPageID.flatMap { pagesByID[$0] } ?? []

@@ -21,10 +21,45 @@ struct SiteStrings: Sendable {
     var onThisPage: String
     var moreApps: String
     var showAnswer: String
+    /// The header's search box: its label, placeholder and the messages Pagefind's UI shows.
+    /// `[SEARCH_TERM]` and `[COUNT]` are filled in by the UI. They reach the box through its
+    /// script (the `search` template), not the pages.
+    var search: Search
     var comingSoon: String
     var items: @Sendable (Int) -> String
     var cards: @Sendable (Int) -> String
     var sections: @Sendable (Int) -> String
+
+    /// The words of the search box.
+    struct Search: Sendable {
+        var label: String
+        var placeholder: String
+        var clear: String
+        var more: String
+        var searching: String
+        var none: String
+        var one: String
+        var many: String
+
+        /// The words by the keys of Pagefind's UI translations (`translations` of `PagefindUI`).
+        var translations: [String: String] {
+            [
+                "search_label": label, "placeholder": placeholder, "clear_search": clear, "load_more": more,
+                "searching": searching, "zero_results": none, "one_result": one, "many_results": many,
+            ]
+        }
+
+        /// The search box's words in each locale, as the `search` template sees them: a JSON
+        /// object by locale, each Pagefind's translations, keys sorted.
+        static func json(locales: [String]) -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let words = Dictionary(
+                locales.map { ($0, SiteStrings.forLocale($0).search.translations) },
+                uniquingKeysWith: { first, _ in first })
+            return (try? encoder.encode(words)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        }
+    }
 
     static func forLocale(_ locale: String) -> SiteStrings {
         switch locale.split(separator: "-").first.map(String.init) ?? locale {
@@ -41,6 +76,11 @@ struct SiteStrings: Sendable {
             notFoundBody: "There is no page at this address. It may have moved when the content was updated.",
             backHome: "Go to the home page", onThisSite: "On this site", onThisPage: "On this page", moreApps: "Apps",
             showAnswer: "Show the answer",
+            search: Search(
+                label: "Search this site", placeholder: "Search guides, checklists, cards", clear: "Clear",
+                more: "More results", searching: "Searching for “[SEARCH_TERM]”…",
+                none: "Nothing found for “[SEARCH_TERM]”", one: "[COUNT] result for “[SEARCH_TERM]”",
+                many: "[COUNT] results for “[SEARCH_TERM]”"),
             comingSoon: "Coming soon to the App Store",
             items: { "\($0) item\($0 == 1 ? "" : "s")" }, cards: { "\($0) card\($0 == 1 ? "" : "s")" },
             sections: { "\($0) section\($0 == 1 ? "" : "s")" })
@@ -53,6 +93,13 @@ struct SiteStrings: Sendable {
         notFoundBody: "По этому адресу страницы нет. Возможно, она переехала при обновлении содержимого.",
         backHome: "На главную", onThisSite: "На сайте", onThisPage: "На этой странице", moreApps: "Приложения",
         showAnswer: "Показать ответ",
+        // The counts name no noun: Pagefind's UI has one form for one result and one for the
+        // rest, and Russian needs three ("2 результата", "5 результатов").
+        search: Search(
+            label: "Поиск по сайту", placeholder: "Поиск по руководствам, чек-листам, карточкам", clear: "Очистить",
+            more: "Ещё результаты", searching: "Ищем «[SEARCH_TERM]»…",
+            none: "По запросу «[SEARCH_TERM]» ничего не найдено", one: "По запросу «[SEARCH_TERM]» найдено: [COUNT]",
+            many: "По запросу «[SEARCH_TERM]» найдено: [COUNT]"),
         comingSoon: "Скоро в App Store",
         items: { "\($0) \(russianPlural($0, "пункт", "пункта", "пунктов"))" },
         cards: { "\($0) \(russianPlural($0, "карточка", "карточки", "карточек"))" },
