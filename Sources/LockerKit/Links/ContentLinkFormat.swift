@@ -228,7 +228,7 @@ public struct ContentLinkFormat: Hashable, Sendable {
             }
             bytes.append(high << 4 | low)
         }
-        guard let decoded = String(validating: bytes, as: UTF8.self),
+        guard let decoded = String(bytes: bytes, encoding: .utf8),
             !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { throw .malformedEncoding(String(text.prefix(64))) }
         return decoded
