@@ -53,42 +53,12 @@ struct OpenCommand: ParsableCommand {
 
 /// What `locker open` prints.
 struct OpenReport: Encodable {
-    struct Target: Encodable {
-        var what: String
-        var kind: String
-        var id: String
-        var uuid: String
-        var locale: String
-        var title: String
-        var part: String?
-        var partID: String?
-        var partTitle: String?
-        var partUUID: String?
-        var appLink: String?
-        var webLink: String?
-
-        init(_ target: ContentTarget, links: ContentLinkFormat) {
-            what = LinkDescription.kind(of: target)
-            kind = target.kind.rawValue
-            id = target.id
-            uuid = target.uuid
-            locale = target.locale
-            title = target.title
-            part = target.part?.name
-            partID = target.part?.value
-            partTitle = target.partTitle
-            partUUID = target.partUUID
-            appLink = links.appURL(for: target)
-            webLink = links.webURL(for: target)
-        }
-    }
-
     /// `found`, `otherLocale`, `partNotFound`, `notFound`, `wrongKind`, `unreadable` or `malformed`.
     var outcome: String
-    var target: Target?
+    var target: TargetReport?
     var reason: String?
 
-    init(outcome: String, target: Target? = nil, reason: String? = nil) {
+    init(outcome: String, target: TargetReport? = nil, reason: String? = nil) {
         self.outcome = outcome
         self.target = target
         self.reason = reason
@@ -97,14 +67,14 @@ struct OpenReport: Encodable {
     init(_ resolution: LinkResolution, links: ContentLinkFormat) {
         switch resolution {
         case .found(let target):
-            self.init(outcome: "found", target: Target(target, links: links))
+            self.init(outcome: "found", target: TargetReport(target, links: links))
         case .otherLocale(let target):
             self.init(
-                outcome: "otherLocale", target: Target(target, links: links),
+                outcome: "otherLocale", target: TargetReport(target, links: links),
                 reason: "only the \(target.locale) version has it")
         case .partNotFound(let document, let part):
             self.init(
-                outcome: "partNotFound", target: Target(document, links: links),
+                outcome: "partNotFound", target: TargetReport(document, links: links),
                 reason: "no version of \(document.kind) \(document.id) has \(part.name) '\(part.value)'")
         case .notFound(let kind, let document):
             self.init(outcome: "notFound", reason: "the bundle has no \(kind) \(document)")
@@ -126,5 +96,36 @@ enum LinkDescription {
         case .item: "checklist item"
         case .card: "card"
         }
+    }
+}
+
+/// A link's target as `locker open` and `locker search` print it.
+struct TargetReport: Encodable {
+    var what: String
+    var kind: String
+    var id: String
+    var uuid: String
+    var locale: String
+    var title: String
+    var part: String?
+    var partID: String?
+    var partTitle: String?
+    var partUUID: String?
+    var appLink: String?
+    var webLink: String?
+
+    init(_ target: ContentTarget, links: ContentLinkFormat) {
+        what = LinkDescription.kind(of: target)
+        kind = target.kind.rawValue
+        id = target.id
+        uuid = target.uuid
+        locale = target.locale
+        title = target.title
+        part = target.part?.name
+        partID = target.part?.value
+        partTitle = target.partTitle
+        partUUID = target.partUUID
+        appLink = links.appURL(for: target)
+        webLink = links.webURL(for: target)
     }
 }

@@ -76,35 +76,16 @@ struct SearchCommand: ParsableCommand {
     }
 }
 
-/// A search hit as `locker search --format json` prints it.
+/// A search hit as `locker search --format json` prints it: its target's fields, then its own.
 struct SearchHitReport: Encodable {
-    var kind: String
-    var id: String
-    var uuid: String
-    var locale: String
-    var title: String
-    var part: String?
-    var partID: String?
-    var partTitle: String?
-    var partUUID: String?
+    var target: TargetReport
     var snippet: String
     /// Each highlight's start and end, in Unicode scalars of `snippet`.
     var highlights: [[Int]]
-    var appLink: String?
-    var webLink: String?
     var score: Double
 
     init(_ hit: SearchHit, links: ContentLinkFormat) {
-        let target = hit.target
-        kind = target.kind.rawValue
-        id = target.id
-        uuid = target.uuid
-        locale = target.locale
-        title = target.title
-        part = target.part?.name
-        partID = target.part?.value
-        partTitle = target.partTitle
-        partUUID = target.partUUID
+        target = TargetReport(hit.target, links: links)
         snippet = hit.snippet.text
         let scalars = hit.snippet.text.unicodeScalars
         highlights = hit.snippet.highlights.map {
@@ -113,8 +94,16 @@ struct SearchHitReport: Encodable {
                 scalars.distance(from: scalars.startIndex, to: $0.upperBound),
             ]
         }
-        appLink = links.appURL(for: target)
-        webLink = links.webURL(for: target)
         score = (hit.score * 1000).rounded() / 1000
+    }
+
+    private enum CodingKeys: String, CodingKey { case snippet, highlights, score }
+
+    func encode(to encoder: any Encoder) throws {
+        try target.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(snippet, forKey: .snippet)
+        try container.encode(highlights, forKey: .highlights)
+        try container.encode(score, forKey: .score)
     }
 }
