@@ -6,8 +6,12 @@ extension ProgressStore {
     /// this version of the checklist: states follow item IDs, new items start unchecked, removed
     /// items keep their stored state out of the counts.
     ///
-    /// - Returns: the run, and how the checklist changed since the run last saw it (empty for a
-    ///   new run or an unchanged checklist).
+    /// A run remembers the items it last saw in each locale, and compares with those of the
+    /// checklist's locale: opening it in another language reports no change, though the
+    /// translations' items differ; the items' states are the same in every language.
+    ///
+    /// - Returns: the run, and how the checklist changed since the run last saw it in this locale
+    ///   (empty for a new run, a locale the run was not opened in, or an unchanged checklist).
     public func openRun(charterID: UUID, checklist: Checklist) throws(ProgressStoreError)
         -> (run: ChecklistRun, changes: ChecklistMigration)
     {
@@ -17,14 +21,23 @@ extension ProgressStore {
                 throw ProgressStoreError.noCharter(id: charterID.uuidString)
             }
             let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklist.id]
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO checklist_run (charter_id, checklist_id) VALUES (?, ?)",
+                arguments: StatementArguments(key))
             let records = try Self.records(charterID: charterID, checklistID: checklist.id, db)
             var changes = ChecklistMigration()
-            if let stored = try String.fetchOne(
-                db, sql: "SELECT item_ids FROM checklist_run WHERE charter_id = ? AND checklist_id = ?",
-                arguments: StatementArguments(key))
-            {
+            // This locale's list, else the one kept from before lists were per locale.
+            let seenRow = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT locale, item_ids FROM checklist_seen
+                    WHERE charter_id = ? AND checklist_id = ? AND locale IN (?, '') ORDER BY locale DESC LIMIT 1
+                    """,
+                arguments: StatementArguments(key + [checklist.locale]))
+            if let seenRow {
+                let stored: String = try seenRow.decode(String.self, forColumn: "item_ids")
                 guard let seen = try? JSONDecoder().decode([String].self, from: Data(stored.utf8)) else {
-                    throw ProgressStoreError.corrupt(reason: "checklist_run.item_ids is not a list of IDs")
+                    throw ProgressStoreError.corrupt(reason: "checklist_seen.item_ids is not a list of IDs")
                 }
                 let current = Set(itemIDs)
                 let before = Set(seen)
@@ -34,16 +47,20 @@ extension ProgressStore {
                     guard let record = records[$0] else { return false }
                     return record.state.isDone || record.note != nil
                 }
-                if !changes.isEmpty || seen != itemIDs {
+                if try seenRow.decode(String.self, forColumn: "locale").isEmpty {
                     try db.execute(
-                        sql: "UPDATE checklist_run SET item_ids = ? WHERE charter_id = ? AND checklist_id = ?",
-                        arguments: StatementArguments([try Self.json(itemIDs)] + key))
+                        sql: "DELETE FROM checklist_seen WHERE charter_id = ? AND checklist_id = ? AND locale = ''",
+                        arguments: StatementArguments(key))
+                } else if seen == itemIDs {
+                    return (ChecklistRun(charter: charter, checklist: checklist, records: records), changes)
                 }
-            } else {
-                try db.execute(
-                    sql: "INSERT INTO checklist_run (charter_id, checklist_id, item_ids) VALUES (?, ?, ?)",
-                    arguments: StatementArguments(key + [try Self.json(itemIDs)]))
             }
+            try db.execute(
+                sql: """
+                    INSERT INTO checklist_seen (charter_id, checklist_id, locale, item_ids) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (charter_id, checklist_id, locale) DO UPDATE SET item_ids = excluded.item_ids
+                    """,
+                arguments: StatementArguments(key + [checklist.locale, try Self.json(itemIDs)]))
             return (ChecklistRun(charter: charter, checklist: checklist, records: records), changes)
         }
     }

@@ -144,6 +144,26 @@ public final class ProgressStore: Sendable {
                         BEGIN SELECT RAISE(ABORT, 'checklist_event is append-only'); END;
                     """)
         }
+        // The items a run last saw, per locale: a reader who switches language is not told that
+        // the checklist changed because its translations differ (an item not translated yet).
+        // A run's list from before is taken by the first locale that opens the run.
+        migrator.registerMigration("v2-seen-per-locale") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE checklist_seen (
+                        charter_id TEXT NOT NULL,
+                        checklist_id TEXT NOT NULL,
+                        locale TEXT NOT NULL,
+                        item_ids TEXT NOT NULL,
+                        PRIMARY KEY (charter_id, checklist_id, locale),
+                        FOREIGN KEY (charter_id, checklist_id) REFERENCES checklist_run (charter_id, checklist_id)
+                            ON DELETE CASCADE
+                    );
+                    INSERT INTO checklist_seen (charter_id, checklist_id, locale, item_ids)
+                        SELECT charter_id, checklist_id, '', item_ids FROM checklist_run;
+                    ALTER TABLE checklist_run DROP COLUMN item_ids;
+                    """)
+        }
         return migrator
     }
 
