@@ -74,6 +74,9 @@ import Testing
         #expect(format.scheme == "mothership")
         #expect(format.siteURL == "https://captainslocker.example/")
         let targets = try Self.targets(in: bundle)
+        let site = try BuiltContent.folder().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("site")
+        var pages: [String: String] = [:]
         let counts = Dictionary(grouping: targets) { $0.part?.name ?? "document" }.mapValues(\.count)
         // Both languages of 18 documents, and their parts: enough that no kind is missed.
         #expect(counts["document"] == 36)
@@ -87,6 +90,16 @@ import Testing
             for text in [app, web] {
                 let link = try format.link(from: text)
                 #expect(bundle.resolve(link, locale: target.locale) == .found(target), "\(text)")
+            }
+            // The web form lands on the built site: its page, and the element its fragment names.
+            let address = try #require(web.split(separator: "#", maxSplits: 1).first)
+            let page = site.appendingPathComponent(String(address.dropFirst("https://captainslocker.example/".count)))
+                .appendingPathComponent("index.html")
+            let html = try #require(pages[page.path] ?? (try? String(contentsOf: page, encoding: .utf8)), "\(web)")
+            pages[page.path] = html
+            if let fragment = web.split(separator: "#", maxSplits: 1).dropFirst().first {
+                let id = try #require(fragment.removingPercentEncoding)
+                #expect(html.contains(" id=\"\(id)\""), "\(web): no element \(id)")
             }
             // In the other language: an item or card by the same ID, a section at the same place.
             for other in bundle.locales where other != target.locale {
