@@ -221,6 +221,26 @@ import Testing
                 == ContentLink(kind: .guide, document: .id("anchoring"), locale: "ru"))
     }
 
+    /// A note without an `id:` takes its folders into its ID (`seamanship/knots`): the site's
+    /// page is `guides/seamanship/knots/`, and the web form is that page.
+    @Test func anIDWithFoldersIsTheSitesFoldersInTheWebForm() throws {
+        let workspace = try Workspace([
+            "seamanship/knots.md": "# Knots\n\n## Bowline\n\nA loop.\n",
+            "locker.yml": "locales: [en]\ndefaultLocale: en\ndeepLinkScheme: sail\nbaseURL: https://sail.example/\n",
+        ])
+        defer { workspace.remove() }
+        let build = try LockerRun(["build", "vault", "--out", "build"], in: workspace.root)
+        try #require(build.status == 0, "\(build.stdout)\(build.stderr)")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: workspace.root.appendingPathComponent("build/site/guides/seamanship/knots/index.html").path))
+        let bundle = try ContentBundle(contentsOf: workspace.root.appendingPathComponent("build/bundles/v1"))
+        let page = "https://sail.example/guides/seamanship/knots/#bowline"
+        let target = try #require(try bundle.resolve(page, locale: "en").get().target)
+        #expect(target.id == "seamanship/knots" && target.partTitle == "Bowline")
+        #expect(bundle.linkFormat.webURL(for: target) == page)
+    }
+
     /// A vault whose translations differ: a section and an item only the English version has.
     static let unevenVault: [String: String] = [
         "guides/knots.md": "---\nid: knots\n---\n# Knots\n\n## Bowline\n\nA loop.\n\n## Cleat hitch\n\nOn a cleat.\n",

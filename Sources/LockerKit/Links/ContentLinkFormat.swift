@@ -54,7 +54,9 @@ public struct ContentLinkFormat: Hashable, Sendable {
         guard let siteURL else { return nil }
         var url = siteURL
         if target.locale != defaultLocale { url += Self.escape(target.locale) + "/" }
-        url += "\(Self.folder(of: target.kind))/\(Self.escape(target.id))/"
+        // An ID's `/`s are the site's folders (`guides/seamanship/knots/`), not escaped.
+        let path = target.id.split(separator: "/", omittingEmptySubsequences: false).map { Self.escape(String($0)) }
+        url += "\(Self.folder(of: target.kind))/\(path.joined(separator: "/"))/"
         switch target.part {
         case .section(let anchor): url += "#" + Self.escape(anchor)
         case .item(let id): url += "#item-" + Self.escape(id)
@@ -156,7 +158,8 @@ public struct ContentLinkFormat: Hashable, Sendable {
             locale = String(first)
             segments.removeFirst()
         }
-        guard segments.count == 2, !segments.contains(where: \.isEmpty) else {
+        // An ID may have folders of its own (`seamanship/knots`): every segment after the kind's.
+        guard segments.count >= 2, !segments.contains(where: \.isEmpty) else {
             throw .malformedPath(String(path.prefix(256)))
         }
         let kind: ContentKind =
@@ -166,7 +169,8 @@ public struct ContentLinkFormat: Hashable, Sendable {
             case "decks": .deck
             case let other: throw .unknownKind(String(other.prefix(64)))
             }
-        var link = ContentLink(kind: kind, document: .id(try Self.unescape(segments[1])), locale: locale)
+        let id = try Self.unescape(segments.dropFirst().joined(separator: "/")[...])
+        var link = ContentLink(kind: kind, document: .id(id), locale: locale)
         if let fragment, !fragment.isEmpty {
             let anchor = try Self.unescape(fragment)
             link.part =
@@ -228,7 +232,9 @@ public struct ContentLinkFormat: Hashable, Sendable {
             }
             bytes.append(high << 4 | low)
         }
-        guard let decoded = String(bytes: bytes, encoding: .utf8),
+        // Not `String(validating:as:)`: that is macOS 15 / iOS 18, and LockerKit supports 14 / 17.
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        guard decoded.utf8.elementsEqual(bytes),
             !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { throw .malformedEncoding(String(text.prefix(64))) }
         return decoded

@@ -110,17 +110,9 @@ public final class ContentSearch: Sendable {
                 }
             }
         }
-        let stored: [Version: (sha256: String, readers: String, first: Int64, last: Int64)]
+        let stored: [Version: StoredVersion]
         do {
-            stored = try database.read { db in
-                var stored: [Version: (String, String, Int64, Int64)] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM document") {
-                    let version = Version(
-                        kind: ContentKind(rawValue: row["kind"]), id: row["id"], locale: row["locale"])
-                    stored[version] = (row["sha256"], row["readers"], row["first_entry"], row["last_entry"])
-                }
-                return stored
-            }
+            stored = try database.read(Self.storedVersions)
         } catch {
             throw .database(reason: ProgressStore.reason(error))
         }
@@ -134,8 +126,15 @@ public final class ContentSearch: Sendable {
         let documents = try Self.entries(of: changed, in: bundle)
         do {
             try database.write { db in
-                for version in removed {
-                    guard let old = stored[version] else { continue }
+                // Another update may have written since `stored` was read: its ranges are gone
+                // and its rows are not in `stored`. Act on what the index holds now.
+                let current = try Self.storedVersions(db)
+                let decoded = Set(documents.map(\.version))
+                func isCurrent(_ version: Version) -> Bool {
+                    guard let old = current[version], let new = wanted[version] else { return false }
+                    return old.sha256 == new.sha256 && old.readers == new.readers
+                }
+                for (version, old) in current where wanted[version] == nil || (decoded.contains(version) && !isCurrent(version)) {
                     try db.execute(
                         sql: "DELETE FROM entry WHERE rowid BETWEEN ? AND ?", arguments: [old.first, old.last])
                     try db.execute(
@@ -148,7 +147,7 @@ public final class ContentSearch: Sendable {
                             part, part_value, part_uuid)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
-                for document in documents {
+                for document in documents where !isCurrent(document.version) {
                     let (version, entries, title, uuid) = (
                         document.version, document.entries, document.title, document.uuid
                     )
@@ -177,6 +176,17 @@ public final class ContentSearch: Sendable {
         }
         let gone = removed.filter { wanted[$0] == nil }.count
         return SearchIndexUpdate(indexed: changed.count, removed: gone, kept: wanted.count - changed.count)
+    }
+
+    /// What the index holds: each version's file hash, readers and rowid range.
+    private static func storedVersions(_ db: Database) throws -> [Version: StoredVersion] {
+        var stored: [Version: StoredVersion] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM document") {
+            let version = Version(kind: ContentKind(rawValue: row["kind"]), id: row["id"], locale: row["locale"])
+            stored[version] = StoredVersion(
+                sha256: row["sha256"], readers: row["readers"], first: row["first_entry"], last: row["last_entry"])
+        }
+        return stored
     }
 
     /// The entries of each version, decoded on every core, in order.
@@ -317,6 +327,14 @@ private struct Version: Hashable, Sendable {
     var kind: ContentKind
     var id: String
     var locale: String
+}
+
+/// A row of `document`.
+private struct StoredVersion {
+    var sha256: String
+    var readers: String
+    var first: Int64
+    var last: Int64
 }
 
 /// A version and its entries, ready to insert.
