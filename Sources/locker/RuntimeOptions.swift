@@ -102,7 +102,13 @@ struct BundleOptions: ParsableArguments {
 
     /// The locale to show content in: `--locale`, else the bundle's default.
     func locale(in bundle: ContentBundle) throws -> String {
-        guard let locale else { return bundle.defaultLocale }
+        // A folder `locker sync` keeps may hold other locales than the default.
+        guard let locale else {
+            guard let opened = bundle.openedLocales, !opened.contains(bundle.defaultLocale) else {
+                return bundle.defaultLocale
+            }
+            return opened.first ?? bundle.defaultLocale
+        }
         guard bundle.locales.contains(locale) else {
             throw LockerError.usage("--locale \(locale): the bundle has \(bundle.locales.joined(separator: ", ")).")
         }

@@ -219,6 +219,12 @@ import Testing
         #expect(
             try format.link(from: "https://example.org/sail/guides/anchoring")
                 == ContentLink(kind: .guide, document: .id("anchoring"), locale: "ru"))
+        #expect(
+            try format.link(from: "https://example.org:443/sail/guides/anchoring/")
+                == ContentLink(kind: .guide, document: .id("anchoring"), locale: "ru"))
+        #expect(throws: ContentLinkError.otherSite) { try format.link(from: "https://example.org:8443/sail/guides/a/") }
+        // An app scheme of http or https would take every web link: it is none.
+        #expect(ContentLinkFormat(scheme: "HTTPS", siteURL: nil, defaultLocale: "en", locales: ["en"]).scheme == nil)
     }
 
     /// A note without an `id:` takes its folders into its ID (`seamanship/knots`): the site's

@@ -115,8 +115,11 @@ import Testing
         var search = try ContentSearch(path: path)
         #expect(try search.update(from: build()) == SearchIndexUpdate(indexed: 3, removed: 0, kept: 0))
         #expect(try search.update(from: build()) == SearchIndexUpdate(indexed: 0, removed: 0, kept: 3))
-        // A guide only in English is read by a Russian reader too.
+        // A guide only in English is read by a Russian reader too; and by a German one, as the
+        // default locale's.
         #expect(try search.search("winch", locale: "ru").first?.target.id == "winches")
+        #expect(try search.search("winch", locale: "de").first?.target.id == "winches")
+        #expect(try search.search("loop", locale: "de").first?.target.locale == "en")
         #expect(try search.search("loop", locale: "ru").isEmpty)
 
         // One note edited: that version alone, in a file opened again.
@@ -125,6 +128,9 @@ import Testing
         search = try ContentSearch(path: path)
         #expect(try search.update(from: build()) == SearchIndexUpdate(indexed: 1, removed: 0, kept: 2))
         #expect(try search.search("tails", locale: "en").first?.target.id == "winches")
+        // Re-indexed, not added beside: one entry of each.
+        #expect(try search.search("tails", locale: nil).count == 1)
+        #expect(try search.search("loop", locale: nil).count == 1)
         #expect(try search.search("loading", locale: "en").isEmpty)
 
         // A translation added: the English version is no longer the Russian reader's.

@@ -13,17 +13,18 @@ import Foundation
 /// percent-encoded (UTF-8) but for letters, digits and `-._~`.
 public struct ContentLinkFormat: Hashable, Sendable {
     /// The app's URL scheme, lowercase; `nil` when the bundle has none (no app form).
-    public var scheme: String?
+    public let scheme: String?
     /// The site's address, ending in `/`; `nil` when the bundle has none (no web form).
-    public var siteURL: String?
-    public var defaultLocale: String
-    public var locales: [String]
+    public let siteURL: String?
+    public let defaultLocale: String
+    public let locales: [String]
 
     /// The longest text ``link(from:)`` reads, in UTF-8 bytes.
     public static let maximumLength = 4096
 
     public init(scheme: String?, siteURL: String?, defaultLocale: String, locales: [String]) {
-        self.scheme = scheme?.lowercased()
+        // http and https are the web form's: never an app's scheme.
+        self.scheme = scheme.map { $0.lowercased() }.flatMap { $0 == "http" || $0 == "https" ? nil : $0 }
         self.siteURL = siteURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.defaultLocale = defaultLocale
         self.locales = locales
@@ -99,7 +100,7 @@ public struct ContentLinkFormat: Hashable, Sendable {
             return try appLink(rest, query: query, fragment: fragment)
         }
         if linkScheme == "https" || linkScheme == "http" {
-            return try webLink(rest, fragment: fragment)
+            return try webLink(rest, scheme: Substring(linkScheme), fragment: fragment)
         }
         throw .unknownScheme(String(linkScheme.prefix(32)))
     }
@@ -142,12 +143,22 @@ public struct ContentLinkFormat: Hashable, Sendable {
         return link
     }
 
-    private func webLink(_ rest: Substring, fragment: Substring?) throws(ContentLinkError) -> ContentLink {
+    private func webLink(_ rest: Substring, scheme linkScheme: Substring, fragment: Substring?) throws(ContentLinkError)
+        -> ContentLink
+    {
         guard let siteURL, let separator = siteURL.range(of: "://") else { throw .otherSite }
         let site = siteURL[separator.upperBound...]
         let siteHost = site.prefix { $0 != "/" }
         let host = rest.prefix { $0 != "/" }
-        guard host.lowercased() == siteHost.lowercased() else { throw .otherSite }
+        // Without case, and without the scheme's own port (`:443` for https, `:80` for http).
+        func plain(_ host: Substring, scheme: Substring) -> String {
+            let host = host.lowercased()
+            let port = scheme.lowercased() == "https" ? ":443" : ":80"
+            return host.hasSuffix(port) ? String(host.dropLast(port.count)) : host
+        }
+        guard plain(host, scheme: linkScheme) == plain(siteHost, scheme: siteURL[..<separator.lowerBound]) else {
+            throw .otherSite
+        }
         let path = rest[host.endIndex...]
         let sitePath = site[siteHost.endIndex...]
         guard path.hasPrefix(sitePath) else { throw .otherSite }

@@ -43,7 +43,7 @@ public final class ContentSearch: Sendable {
     }
 
     /// Bumped when the table or the terms change: an index of another version is made again.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     /// Opens the index at `path`, creating it as needed; `nil`, an index in memory.
     public convenience init(path: String?) throws(ContentSearchError) {
@@ -66,6 +66,7 @@ public final class ContentSearch: Sendable {
                     sql: """
                         DROP TABLE IF EXISTS entry;
                         DROP TABLE IF EXISTS document;
+                        DROP TABLE IF EXISTS reader;
                         CREATE VIRTUAL TABLE entry USING fts5(
                             title, context, body,
                             kind UNINDEXED, document UNINDEXED, uuid UNINDEXED, locale UNINDEXED,
@@ -78,6 +79,10 @@ public final class ContentSearch: Sendable {
                             sha256 TEXT NOT NULL, readers TEXT NOT NULL,
                             first_entry INTEGER NOT NULL, last_entry INTEGER NOT NULL,
                             PRIMARY KEY (kind, id, locale)
+                        );
+                        CREATE TABLE reader (
+                            locale TEXT PRIMARY KEY NOT NULL,
+                            is_default INTEGER NOT NULL
                         );
                         INSERT INTO entry (entry, rank) VALUES ('rank', 'bm25(\(Self.weights.title), \(Self.weights.context), \(Self.weights.body))');
                         PRAGMA user_version = \(version);
@@ -128,13 +133,20 @@ public final class ContentSearch: Sendable {
             try database.write { db in
                 // Another update may have written since `stored` was read: its ranges are gone
                 // and its rows are not in `stored`. Act on what the index holds now.
+                try db.execute(sql: "DELETE FROM reader")
+                for locale in readerLocales {
+                    try db.execute(
+                        sql: "INSERT INTO reader (locale, is_default) VALUES (?, ?)",
+                        arguments: [locale, locale == bundle.defaultLocale])
+                }
                 let current = try Self.storedVersions(db)
                 let decoded = Set(documents.map(\.version))
                 func isCurrent(_ version: Version) -> Bool {
                     guard let old = current[version], let new = wanted[version] else { return false }
                     return old.sha256 == new.sha256 && old.readers == new.readers
                 }
-                for (version, old) in current where wanted[version] == nil || (decoded.contains(version) && !isCurrent(version)) {
+                for (version, old) in current
+                where wanted[version] == nil || (decoded.contains(version) && !isCurrent(version)) {
                     try db.execute(
                         sql: "DELETE FROM entry WHERE rowid BETWEEN ? AND ?", arguments: [old.first, old.last])
                     try db.execute(
@@ -182,9 +194,16 @@ public final class ContentSearch: Sendable {
     private static func storedVersions(_ db: Database) throws -> [Version: StoredVersion] {
         var stored: [Version: StoredVersion] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT * FROM document") {
-            let version = Version(kind: ContentKind(rawValue: row["kind"]), id: row["id"], locale: row["locale"])
+            // Decoded with errors, not trapping on a value of the wrong type in a damaged file.
+            let version = Version(
+                kind: ContentKind(rawValue: try row.decode(String.self, forColumn: "kind")),
+                id: try row.decode(String.self, forColumn: "id"),
+                locale: try row.decode(String.self, forColumn: "locale"))
             stored[version] = StoredVersion(
-                sha256: row["sha256"], readers: row["readers"], first: row["first_entry"], last: row["last_entry"])
+                sha256: try row.decode(String.self, forColumn: "sha256"),
+                readers: try row.decode(String.self, forColumn: "readers"),
+                first: try row.decode(Int64.self, forColumn: "first_entry"),
+                last: try row.decode(Int64.self, forColumn: "last_entry"))
         }
         return stored
     }
@@ -233,14 +252,16 @@ public final class ContentSearch: Sendable {
     // MARK: - Searching
 
     /// The hits for `query` that a reader of `locale` sees (every locale's when `nil`), best
-    /// first: every word must match, in any form; when no entry has them all, any may.
+    /// first: every word must match, in any form; when no entry has them all, any may. A locale
+    /// the bundle does not have reads the default locale's versions, as ``ContentBundle`` does.
     ///
     /// The query is read as words (letters and digits): quotes, operators and other FTS5 syntax
     /// in it are text, never syntax.
     public func search(
         _ query: String, locale: String? = nil, kinds: Set<ContentKind>? = nil, limit: Int = 20
     ) throws(ContentSearchError) -> [SearchHit] {
-        let words = query.split { !($0.isLetter || $0.isNumber) }.map { "\"" + $0 + "\"" }
+        // At most 64 words: a pasted page is not a query, and each word is a phrase to match.
+        let words = query.split { !($0.isLetter || $0.isNumber) }.prefix(Self.maximumWords).map { "\"" + $0 + "\"" }
         guard !words.isEmpty, limit > 0 else { return [] }
         var hits = try run(words.joined(separator: " "), locale: locale, kinds: kinds, limit: limit)
         if hits.isEmpty, words.count > 1 {
@@ -248,6 +269,9 @@ public final class ContentSearch: Sendable {
         }
         return hits
     }
+
+    /// The words of a query that are searched for; the rest are left out.
+    public static let maximumWords = 64
 
     /// Weights of the title, context and body columns in BM25.
     static let weights = (title: 4.0, context: 1.0, body: 1.0)
@@ -262,8 +286,13 @@ public final class ContentSearch: Sendable {
             """
         var arguments: StatementArguments = [match]
         if let locale {
-            sql += " AND instr(readers, ?) > 0"
-            arguments += [" \(locale) "]
+            // The reader's locale if the index has it, else the default, else the first it has.
+            sql += """
+                 AND instr(readers, ' ' || coalesce(
+                    (SELECT locale FROM reader WHERE locale = ?),
+                    (SELECT locale FROM reader ORDER BY is_default DESC, rowid LIMIT 1), '') || ' ') > 0
+                """
+            arguments += [locale]
         }
         if let kinds {
             sql += " AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
@@ -282,20 +311,24 @@ public final class ContentSearch: Sendable {
         }
     }
 
-    private static func hit(_ row: Row) -> SearchHit {
-        let value: String = row["part_value"] ?? ""
+    private static func hit(_ row: Row) throws -> SearchHit {
+        func text(_ column: String) throws -> String { try row.decode(String.self, forColumn: column) }
+        let value = try row.decode(String?.self, forColumn: "part_value") ?? ""
         let part: ContentLink.Part? =
-            switch row["part"] as String? {
+            switch try row.decode(String?.self, forColumn: "part") {
             case "section": .section(anchor: value)
             case "item": .item(id: value)
             case "card": .card(id: value)
             default: nil
             }
         let target = ContentTarget(
-            kind: ContentKind(rawValue: row["kind"]), id: row["document"], uuid: row["uuid"], locale: row["locale"],
-            title: row["doc_title"], part: part, partTitle: part == nil ? nil : row["title"], partUUID: row["part_uuid"]
-        )
-        return SearchHit(target: target, snippet: HighlightedText(marked: row["snippet"] ?? ""), score: row["score"])
+            kind: ContentKind(rawValue: try text("kind")), id: try text("document"), uuid: try text("uuid"),
+            locale: try text("locale"), title: try text("doc_title"), part: part,
+            partTitle: part == nil ? nil : try text("title"),
+            partUUID: try row.decode(String?.self, forColumn: "part_uuid"))
+        return SearchHit(
+            target: target, snippet: HighlightedText(marked: try row.decode(String?.self, forColumn: "snippet") ?? ""),
+            score: try row.decode(Double.self, forColumn: "score"))
     }
 
     /// The index file's size in bytes, with its write-ahead log; 0 in memory.
@@ -320,6 +353,12 @@ public struct SearchIndexUpdate: Hashable, Sendable {
     public var removed: Int
     /// Unchanged.
     public var kept: Int
+
+    public init(indexed: Int, removed: Int, kept: Int) {
+        self.indexed = indexed
+        self.removed = removed
+        self.kept = kept
+    }
 }
 
 /// One version of one document: what the index holds a row of `document` for.

@@ -7,6 +7,12 @@ public struct SearchHit: Hashable, Sendable {
     public var snippet: HighlightedText
     /// BM25, lower is better: for ordering hits of one search, not for comparing searches.
     public var score: Double
+
+    public init(target: ContentTarget, snippet: HighlightedText, score: Double) {
+        self.target = target
+        self.snippet = snippet
+        self.score = score
+    }
 }
 
 /// A text with some ranges of it highlighted.

@@ -9,7 +9,9 @@ enum BuiltContent {
 
     /// The bundle folder, or why it could not be built.
     private static let built: Result<URL, BuildFailure> = {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-content-\(UUID().uuidString)")
+        // One folder in this clone's .build, made anew by each run: none left behind per run.
+        let root = repository.appendingPathComponent(".build/test-content")
+        try? FileManager.default.removeItem(at: root)
         do {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             let run = try LockerRun(
