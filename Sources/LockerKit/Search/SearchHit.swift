@@ -54,12 +54,19 @@ public struct HighlightedText: Hashable, Sendable {
             }
         }
         self.text = text
-        // By UTF-8 offset while the text grew; as indexes of the text made.
+        // By UTF-8 offset while the text grew; as indexes of the text made, widened to whole
+        // characters (a match that ends before a combining accent takes the accent).
+        var starts: [Int] = []
+        var offset = 0
+        for character in text {
+            starts.append(offset)
+            offset += character.utf8.count
+        }
         let utf8 = text.utf8
         highlights = offsets.map { range in
-            utf8.index(
-                utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-                    utf8.startIndex, offsetBy: range.upperBound)
+            let lower = starts.last { $0 <= range.lowerBound } ?? 0
+            let upper = starts.first { $0 >= range.upperBound } ?? offset
+            return utf8.index(utf8.startIndex, offsetBy: lower)..<utf8.index(utf8.startIndex, offsetBy: upper)
         }
     }
 
