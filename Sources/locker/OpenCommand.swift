@@ -37,7 +37,7 @@ struct OpenCommand: ParsableCommand {
         case .text:
             var out = ""
             if let target = report.target {
-                let title = [target.title, target.partTitle].compactMap { $0 }.joined(separator: " › ")
+                let title = LinkDescription.title(target.title, part: target.partTitle)
                 out += "\(Style.bold(title))  \(Style.dim(target.what))\n"
                 out += "  \(target.kind) \(target.id), \(target.locale)"
                 if let part = target.part, let partID = target.partID { out += ", \(part) \(partID)" }
@@ -88,6 +88,11 @@ struct OpenReport: Encodable {
 
 /// Words for targets, shared by `search` and `open`.
 enum LinkDescription {
+    /// The document's title, then the part's: `Check-in › Windlass`.
+    static func title(_ document: String, part: String?) -> String {
+        [document, part].compactMap { $0 }.joined(separator: " › ")
+    }
+
     /// `guide`, `guide section`, `checklist item`, `card`, …
     static func kind(of target: ContentTarget) -> String {
         switch target.part {

@@ -58,8 +58,8 @@ struct SearchCommand: ParsableCommand {
             var out = ""
             for (number, hit) in hits.enumerated() {
                 let target = hit.target
-                let title = [target.title, target.partTitle].compactMap { $0 }.joined(separator: " › ")
-                out += "\(number + 1). \(Style.bold(title))  \(Style.dim(LinkDescription.kind(of: target)))\n"
+                out +=
+                    "\(number + 1). \(Style.bold(LinkDescription.title(target.title, part: target.partTitle)))  \(Style.dim(LinkDescription.kind(of: target)))\n"
                 if !hit.snippet.text.isEmpty {
                     out +=
                         "   "

@@ -25,7 +25,7 @@ struct LandingPageIDChecker {
         var reserved: [String: String] = [:]
         var reservedPrefixes: [String: String] = [:]
         for kind in ContentKind.known {
-            let folder = SiteBuilder.folder(of: kind)
+            let folder = ContentLinkFormat.folder(of: kind)
             reserved[folder] = "the index of \(folder)"
             reservedPrefixes[folder] = "the index of \(folder) (`/\(folder)/*`)"
         }

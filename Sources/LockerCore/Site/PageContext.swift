@@ -290,7 +290,8 @@ struct PageContext {
                     ]
                     subsectionValues["items"] = subsection.items.map { item -> [String: Any] in
                         [
-                            "id": "item-" + item.id, "title": html.spans(item.titleSpans),
+                            "id": ContentLinkFormat.elementID(of: .item(id: item.id)),
+                            "title": html.spans(item.titleSpans),
                             "guidance": html.render(item.guidance),
                         ]
                     }
@@ -306,7 +307,10 @@ struct PageContext {
             uuid = deck.uuid
             values["meta"] = words.cards(deck.cardCount)
             values["cards"] = deck.cards.map { card -> [String: Any] in
-                ["id": "card-" + card.id, "front": html.itemHTML(card.front), "back": html.render(card.back)]
+                [
+                    "id": ContentLinkFormat.elementID(of: .card(id: card.id)), "front": html.itemHTML(card.front),
+                    "back": html.render(card.back),
+                ]
             }
             values["isDeck"] = true
         case .written:

@@ -77,18 +77,10 @@ struct SiteBuilder {
 
     private func prefix(_ locale: String) -> String { locale == config.defaultLocale ? "" : locale + "/" }
 
-    static func folder(of kind: ContentKind) -> String {
-        switch kind {
-        case .checklist: "checklists"
-        case .deck: "decks"
-        default: "guides"
-        }
-    }
-
     private func route(kind: ContentKind, id: String, locale: String) -> Route {
         // Made in one string with room for all of it: joined with `+`, the path was made three
         // times over (every document's route in every build).
-        let folder = Self.folder(of: kind)
+        let folder = ContentLinkFormat.folder(of: kind)
         var path = prefix(locale)
         path.reserveCapacity(path.utf8.count + folder.utf8.count + id.utf8.count + 2)
         path += folder
@@ -111,9 +103,10 @@ struct SiteBuilder {
     /// `card-<id>`; headings and other blocks keep their anchor.
     static func pageAnchor(_ anchor: String, kind: ContentKind) -> String {
         guard anchor.hasPrefix("^") else { return anchor }
+        let id = String(anchor.dropFirst())
         switch kind {
-        case .checklist: return "item-" + anchor.dropFirst()
-        case .deck: return "card-" + anchor.dropFirst()
+        case .checklist: return ContentLinkFormat.elementID(of: .item(id: id))
+        case .deck: return ContentLinkFormat.elementID(of: .card(id: id))
         default: return anchor
         }
     }
@@ -125,7 +118,7 @@ struct SiteBuilder {
     }
 
     private func indexRoute(_ kind: ContentKind, _ locale: String) -> Route {
-        Route(path: prefix(locale) + Self.folder(of: kind) + "/", locale: locale)
+        Route(path: prefix(locale) + ContentLinkFormat.folder(of: kind) + "/", locale: locale)
     }
 
     /// The landing pages shown in a locale (each in that locale, else its default-locale version),

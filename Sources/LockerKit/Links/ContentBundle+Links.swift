@@ -60,7 +60,7 @@ extension ContentBundle {
     }
 
     /// The ID of the document a link names, or the failure to report.
-    private func documentID(of document: ContentLink.Document, kind: ContentKind) -> DocumentLookup {
+    private func documentID(of document: ContentLink.Document, kind: ContentKind) -> DocumentMatch {
         let kinds = [kind] + ContentKind.known.filter { $0 != kind }
         for candidate in kinds {
             let found: String? =
@@ -81,7 +81,7 @@ extension ContentBundle {
     }
 }
 
-private enum DocumentLookup {
+private enum DocumentMatch {
     case found(String)
     case failed(LinkResolution)
 }
@@ -151,7 +151,7 @@ private struct LinkOutline {
         case .item(let id), .card(let id):
             guard let found = parts[id] else {
                 return document.kind == .checklist
-                    ? self.target(.section(anchor: "item-" + id), document: document) : nil
+                    ? self.target(.section(anchor: ContentLinkFormat.elementID(of: part)), document: document) : nil
             }
             (target.partTitle, target.partUUID) = (found.title, found.uuid)
         }

@@ -58,14 +58,22 @@ public struct ContentLinkFormat: Hashable, Sendable {
         // An ID's `/`s are the site's folders (`guides/seamanship/knots/`), not escaped.
         let path = target.id.split(separator: "/", omittingEmptySubsequences: false).map { Self.escape(String($0)) }
         url += "\(Self.folder(of: target.kind))/\(path.joined(separator: "/"))/"
-        switch target.part {
-        case .section(let anchor): url += "#" + Self.escape(anchor)
-        case .item(let id): url += "#item-" + Self.escape(id)
-        case .card(let id): url += "#card-" + Self.escape(id)
-        case nil: break
-        }
+        if let part = target.part { url += "#" + Self.escape(Self.elementID(of: part)) }
         return url
     }
+
+    /// The ID of the element a part is on its page, as the site writes it: a heading's anchor,
+    /// `item-<id>` for a checklist item, `card-<id>` for a card.
+    public static func elementID(of part: ContentLink.Part) -> String {
+        switch part {
+        case .section(let anchor): anchor
+        case .item(let id): itemPrefix + id
+        case .card(let id): cardPrefix + id
+        }
+    }
+
+    private static let itemPrefix = "item-"
+    private static let cardPrefix = "card-"
 
     /// The site's folder of a kind's pages.
     public static func folder(of kind: ContentKind) -> String {
@@ -185,10 +193,10 @@ public struct ContentLinkFormat: Hashable, Sendable {
         if let fragment, !fragment.isEmpty {
             let anchor = try Self.unescape(fragment)
             link.part =
-                if kind == .checklist, anchor.hasPrefix("item-") {
-                    .item(id: String(anchor.dropFirst(5)))
-                } else if kind == .deck, anchor.hasPrefix("card-") {
-                    .card(id: String(anchor.dropFirst(5)))
+                if kind == .checklist, anchor.hasPrefix(Self.itemPrefix) {
+                    .item(id: String(anchor.dropFirst(Self.itemPrefix.count)))
+                } else if kind == .deck, anchor.hasPrefix(Self.cardPrefix) {
+                    .card(id: String(anchor.dropFirst(Self.cardPrefix.count)))
                 } else if kind == .deck {
                     throw .unknownPart(String(anchor.prefix(64)))
                 } else {
