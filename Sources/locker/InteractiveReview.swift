@@ -43,12 +43,9 @@ struct InteractiveReview {
             }
             terminal.write(Style.dim(String(repeating: "─", count: min(Terminal.width, 60))) + "\n\n")
             terminal.write(Self.indent(card.card.back.plainText) + "\n\n")
-            let state = try session.store.cardState(key: card.key)
-            let choices = Grade.allCases.map { grade -> String in
-                let next = Scheduler.review(state, grade: grade, on: session.options.day)
-                return "\(Style.bold(String(grade.rawValue + 1))) \(grade.name) (\(Self.days(next.interval)))"
-            }
-            terminal.write(choices.joined(separator: "   ") + Style.dim("   · u: undo · q: quit") + "\n")
+            let previews = try session.store.previews(
+                for: card, at: session.options.now, boundary: session.options.progress.boundary)
+            terminal.write(Self.choices(previews) + Style.dim("   · u: undo · q: quit") + "\n")
             grading: while true {
                 switch terminal.readKey() {
                 case .character(let key) where ("1"..."4").contains(key):
@@ -70,12 +67,18 @@ struct InteractiveReview {
     private func summary(of session: ReviewSession) throws -> String {
         var counts: [Grade: Int] = [:]
         for (_, event) in session.done { counts[event.grade, default: 0] += 1 }
-        var text = "Reviewed \(session.done.count) of \(session.total) card\(session.total == 1 ? "" : "s")"
+        var text = "Reviewed \(session.done.count) card\(session.done.count == 1 ? "" : "s")"
         if !session.done.isEmpty {
             text += ": " + Grade.allCases.map { "\($0.name) \(counts[$0] ?? 0)" }.joined(separator: ", ")
         }
         text += ".\n"
         if !session.pending.isEmpty { text += "\(session.pending.count) left for today.\n" }
+        if let next = session.later.first {
+            let count = session.later.count
+            text +=
+                "\(count) card\(count == 1 ? "" : "s") in learning come\(count == 1 ? "s" : "") back from "
+                + "\(Self.clock(next.dueTime)): review again then.\n"
+        }
         return text + (try upcoming())
     }
 
@@ -96,6 +99,20 @@ struct InteractiveReview {
     }
 
     static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
+
+    /// The answer keys with the wait each grade gives: `1 again 1m · 2 hard 6m · 3 good 10m · 4 easy 4d`.
+    static func choices(_ previews: [IntervalPreview]) -> String {
+        previews.map { "\(Style.bold(String($0.grade.rawValue + 1))) \($0.grade.name) \($0.label)" }
+            .joined(separator: Style.dim(" · "))
+    }
+
+    /// `14:05`, local time.
+    static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
 
     static func indent(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")

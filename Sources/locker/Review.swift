@@ -14,8 +14,14 @@ struct Review: ParsableCommand {
 
             When standard input is not a terminal, it reads one grade per line (again, hard, good, \
             easy, or 1–4 as on the keyboard; u to undo, q to stop) and prints one JSON line per \
-            answered card: {"card", "deck", "grade", "ease", "interval", "due", "event"}, written \
-            once the review is saved.
+            answered card: {"card", "deck", "grade", "phase", "ease", "interval", "due", "event"}, \
+            with "step" and "dueTime" while the card is in its learning steps and "stability" and \
+            "difficulty" under FSRS, written once the review is saved.
+
+            A new or forgotten card comes back after its steps (1 and 10 minutes by default) in \
+            the same sitting; when nothing else is left, one due within 20 minutes comes early. \
+            --scheduler, --steps and the FSRS options change what the database keeps: switching \
+            replays its review log under the new scheduler.
 
             Exit codes: 0 done, 1 a line that is not a grade, 2 bad usage or an unreadable file or \
             database, 3 the bundle failed verification.
@@ -23,12 +29,15 @@ struct Review: ParsableCommand {
             Examples:
               locker review sound-signals --progress progress.sqlite
               printf 'good\\neasy\\n' | locker review sound-signals --progress p.sqlite --today 2026-06-01
+              locker review --scheduler fsrs --retention 0.9 --steps 1m,10m
             """)
 
     @Argument(help: "The deck: its ID or title. All decks when left out.")
     var deck: String?
 
     @OptionGroup var options: RuntimeOptions
+
+    @OptionGroup(title: "Scheduling") var scheduling: SchedulingOptions
 
     @Option(help: "New cards a day.")
     var newLimit: Int = ReviewQueue.defaultNewLimit
@@ -40,8 +49,9 @@ struct Review: ParsableCommand {
     func run() throws {
         let decks = try options.decks(named: deck)
         let store = try options.openStore()
-        let queue = try store.queue(for: decks, on: options.day, newLimit: newLimit)
-        var session = ReviewSession(store: store, options: options, queue: queue.cards)
+        _ = try scheduling.apply(to: store)
+        let queue = try store.queue(for: decks, on: options.day, newLimit: newLimit, now: options.now)
+        var session = ReviewSession(store: store, options: options, queue: queue)
         if Terminal.inputIsInteractive {
             try InteractiveReview(session: session, decks: decks, queue: queue).run()
         } else {
@@ -54,24 +64,41 @@ struct Review: ParsableCommand {
 struct ReviewSession {
     let store: ProgressStore
     let options: RuntimeOptions
-    /// Cards still to show, the current one first.
+    /// Cards still to show, in the queue's order.
     var pending: [ReviewCard]
+    /// Cards in their steps that come back later in the sitting, soonest first.
+    var later: [ReviewQueue.Later]
     /// Reviews saved in this sitting, latest last, with the card they were for.
     var done: [(card: ReviewCard, event: ReviewEvent)] = []
 
-    init(store: ProgressStore, options: RuntimeOptions, queue: [ReviewCard]) {
+    init(store: ProgressStore, options: RuntimeOptions, queue: ReviewQueue) {
         self.store = store
         self.options = options
-        self.pending = queue
+        self.pending = queue.cards
+        self.later = queue.later
     }
 
-    var current: ReviewCard? { pending.first }
-    var total: Int { pending.count + done.count }
+    /// The card to show now: one back from its steps, else the next in the queue, else (when
+    /// nothing else is left) one due within ``ReviewQueue/learnAheadLimit``.
+    var current: ReviewCard? {
+        let now = options.now
+        if let back = later.first, back.dueTime <= now { return back.card }
+        if let next = pending.first { return next }
+        if let soon = later.first, soon.dueTime <= now.addingTimeInterval(ReviewQueue.learnAheadLimit) {
+            return soon.card
+        }
+        return nil
+    }
+
+    /// Cards still to show in this sitting, the one coming back included.
+    var left: Int { pending.count + later.count }
+    var total: Int { left + done.count }
 
     mutating func grade(_ grade: Grade) throws -> ReviewEvent? {
-        guard let card = pending.first else { return nil }
+        guard let card = current else { return nil }
         let event = try store.review(card, grade: grade, at: options.now, boundary: options.progress.boundary)
-        pending.removeFirst()
+        take(card)
+        comeBack(card, event.next)
         done.append((card, event))
         return event
     }
@@ -82,8 +109,24 @@ struct ReviewSession {
             let undo = try store.undoReview(last.event.id, at: options.now, boundary: options.progress.boundary)
         else { return nil }
         done.removeLast()
+        take(last.card)
         pending.insert(last.card, at: 0)
         return undo
+    }
+
+    private mutating func take(_ card: ReviewCard) {
+        if let index = later.firstIndex(where: { $0.card == card }) {
+            later.remove(at: index)
+        } else if let index = pending.firstIndex(of: card) {
+            pending.remove(at: index)
+        }
+    }
+
+    /// Puts a card in its steps back in the sitting, if its step ends today.
+    private mutating func comeBack(_ card: ReviewCard, _ state: CardState) {
+        guard state.isInSteps, let dueTime = state.dueTime, state.isDue(on: options.day) else { return }
+        let back = ReviewQueue.Later(card: card, dueTime: dueTime)
+        later.insert(back, at: later.firstIndex { $0.dueTime > dueTime } ?? later.endIndex)
     }
 
     /// One answer per line of standard input, one JSON line per saved review.
@@ -126,9 +169,14 @@ struct ScriptLine: Encodable {
     var card: String
     var deck: String
     var grade: String
+    var phase: String
     var ease: Int
     var interval: Int
     var due: String?
+    var step: Int?
+    var dueTime: String?
+    var stability: Double?
+    var difficulty: Double?
     var event: String
     var undo: Bool?
 
@@ -136,9 +184,14 @@ struct ScriptLine: Encodable {
         card = event.cardID
         deck = event.deckID
         grade = event.grade.name
+        phase = event.next.phase.rawValue
         ease = event.next.ease
         interval = event.next.interval
         due = event.next.due?.description
+        step = event.next.step
+        dueTime = event.next.dueTime.map(Self.timestamp)
+        stability = event.next.stability
+        difficulty = event.next.difficulty
         self.event = event.id.uuidString.lowercased()
     }
 
@@ -146,5 +199,12 @@ struct ScriptLine: Encodable {
     init(undo event: ReviewEvent) {
         self.init(review: event)
         undo = true
+    }
+
+    /// `2026-06-01T12:10:00.000Z`.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 }

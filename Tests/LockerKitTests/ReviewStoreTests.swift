@@ -9,11 +9,13 @@ struct TemporaryStore {
     let path: String
     let store: ProgressStore
 
-    init() throws {
+    /// - Parameter scheduling: SM-2 without steps unless given, the schedule these tests state.
+    init(scheduling: Scheduling = .classicSM2) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-kit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("progress.sqlite").path
         store = try ProgressStore(path: path)
+        try store.setScheduling(scheduling)
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -74,7 +76,7 @@ enum ReviewFixtures {
         #expect(abs(event.time.timeIntervalSince(time)) < 0.001)
         #expect(event.time.timeIntervalSince1970 * 1000 == (time.timeIntervalSince1970 * 1000).rounded())
         #expect(event.previous == .new)
-        #expect(event.next == Scheduler.review(.new, grade: .good, on: F.day0))
+        #expect(event.next == SM2.review(.new, grade: .good, on: F.day0))
         #expect(event.undoes == nil)
         #expect(try store.reviewEvents() == [event])
         #expect(try store.cardState(key: card.key) == event.next)
@@ -83,7 +85,7 @@ enum ReviewFixtures {
         // The next review starts from the stored state.
         let second = try store.review(card, grade: .easy, at: F.time(F.day0.adding(days: 1)), boundary: F.utc)
         #expect(second.previous == event.next)
-        #expect(second.next == Scheduler.review(event.next, grade: .easy, on: F.day0.adding(days: 1)))
+        #expect(second.next == SM2.review(event.next, grade: .easy, on: F.day0.adding(days: 1)))
         #expect(second.next.interval == 6)
         #expect(try store.reviewEvents() == [event, second])
     }
@@ -428,7 +430,7 @@ enum ReviewFixtures {
         #expect(stats.mastered == 1)
         #expect(stats.due == 1)
         #expect(stats.new == 0)
-        #expect(Scheduler.masteredInterval == 21)
+        #expect(SM2.masteredInterval == 21)
     }
 
     // MARK: - Content refresh

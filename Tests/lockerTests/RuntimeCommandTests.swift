@@ -46,10 +46,12 @@ import Testing
         let workspace = try Self.built()
         defer { workspace.remove() }
         let common = ["--bundle", "build/bundles/v1", "--progress", "progress.sqlite"]
+        // SM-2 alone, without learning steps: the database keeps the choice.
         let first = try LockerRun(
-            ["review", "flags"] + common + ["--today", "2026-06-01"], in: workspace.root,
-            stdin: "good\n4\n\nagain\n")
+            ["review", "flags"] + common + ["--today", "2026-06-01", "--steps", "none", "--relearning-steps", "none"],
+            in: workspace.root, stdin: "good\n4\n\nagain\n")
         #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("scheduling with SM-2, steps none, relearning none"), "\(first.stderr)")
         let day1 = try Self.lines(first.stdout)
         #expect(day1.map { $0["card"] as? String } == ["alpha", "bravo", "charlie"])
         #expect(day1.map { $0["grade"] as? String } == ["good", "easy", "again"])
@@ -76,7 +78,10 @@ import Testing
 
         // After the last card only an undo is read; it takes the last review back.
         let last = try LockerRun(
-            ["review", "flags", "--progress", "other.sqlite", "--today", "2026-06-01", "--new-limit", "1"],
+            [
+                "review", "flags", "--progress", "other.sqlite", "--today", "2026-06-01", "--new-limit", "1", "--steps",
+                "none",
+            ],
             in: workspace.root,
             stdin: "good\nu\n")
         #expect(try Self.lines(last.stdout).map { $0["undo"] as? Bool } == [nil, true], "\(last.stdout)")
@@ -299,8 +304,13 @@ import Testing
             #expect(review.status == 0, "\(review.stdout)")
             #expect(review.stdout.contains("Flags · 1 of 3"))
             #expect(review.stdout.contains("Diver down"))
-            #expect(
-                review.stdout.contains("Reviewed 2 of 3 cards: again 1, hard 0, good 1, easy 0."), "\(review.stdout)")
+            // The answer keys show each grade's wait: a new card's learning steps, or days.
+            for label in ["again 1m", "hard 6m", "good 10m", "easy 1d"] {
+                #expect(review.stdout.contains(label), "\(label): \(review.stdout)")
+            }
+            #expect(review.stdout.contains("Reviewed 2 cards: again 1, hard 0, good 1, easy 0."), "\(review.stdout)")
+            #expect(review.stdout.contains("1 left for today."), "\(review.stdout)")
+            #expect(review.stdout.contains("2 cards in learning come back from "), "\(review.stdout)")
             let store = try ProgressStore(path: workspace.root.appendingPathComponent("p.sqlite").path)
             #expect(try store.reviewEvents().map(\.kind) == [.review, .review, .undo, .review])
 

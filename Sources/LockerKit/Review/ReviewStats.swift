@@ -10,9 +10,9 @@ public struct ReviewStats: Sendable, Hashable, Codable {
     public var due: Int
     /// Never reviewed.
     public var new: Int
-    /// Reviewed, with an interval under ``Scheduler/masteredInterval`` days.
+    /// Reviewed, with an interval under ``SM2/masteredInterval`` days.
     public var learning: Int
-    /// Reviewed, with an interval of ``Scheduler/masteredInterval`` days or more.
+    /// Reviewed, with an interval of ``SM2/masteredInterval`` days or more.
     public var mastered: Int
     /// Cards in the deck now; cards removed from the content keep their progress but are not counted.
     public var total: Int

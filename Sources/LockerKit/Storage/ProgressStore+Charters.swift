@@ -11,68 +11,56 @@ extension ProgressStore {
         let charter = try draft.validated(id: id, createdAt: Self.date(milliseconds: Self.milliseconds(time)))
         return try write { db in
             if let existing = try Self.charter(id: id, db) { return existing }
-            try Self.insert(charter, db)
-            return charter
+            try Self.appendCharterEvent(id: UUID(), charterID: id, action: .create(draft), time: charter.createdAt, db)
+            guard let stored = try Self.refoldCharter(id, db).charter else {
+                throw ProgressStoreError.database(reason: "charter \(id) was deleted; make a new one")
+            }
+            return stored
         }
     }
 
     /// Replaces a charter's editable fields.
     /// - Throws: ``CharterValidationErrors``, or ``ProgressStoreError/noCharter(id:)``.
     @discardableResult
-    public func updateCharter(id: UUID, with draft: CharterDraft) throws -> Charter {
+    public func updateCharter(id: UUID, with draft: CharterDraft, at time: Date = Date()) throws -> Charter {
         let problems = draft.problems
         guard problems.isEmpty else { throw CharterValidationErrors(problems: problems) }
-        return try write { db in
-            guard let stored = try Self.charter(id: id, db) else {
-                throw ProgressStoreError.noCharter(id: id.uuidString)
-            }
-            let charter = try draft.validated(id: id, createdAt: stored.createdAt, archivedAt: stored.archivedAt)
-            try db.execute(
-                sql: """
-                    UPDATE charter SET name = ?, start_date = ?, end_date = ?, location = ?, yacht_name = ?,
-                        charter_company = ?, notes = ?
-                    WHERE id = ?
-                    """,
-                arguments: [
-                    charter.name, charter.startDate.description, charter.endDate?.description, charter.location,
-                    charter.yachtName, charter.charterCompany, charter.notes, id.uuidString,
-                ])
-            return charter
-        }
+        return try charterChange(id: id, action: .update(draft), at: time)
     }
 
     /// Archives a charter: it stays, with its checklist runs, but is never active. Archiving an
     /// archived charter changes nothing.
     @discardableResult
     public func archiveCharter(id: UUID, at time: Date) throws(ProgressStoreError) -> Charter {
-        try write { db in
-            try db.execute(
-                sql: "UPDATE charter SET archived_ms = ? WHERE id = ? AND archived_ms IS NULL",
-                arguments: [Self.milliseconds(time), id.uuidString])
-            guard let charter = try Self.charter(id: id, db) else {
-                throw ProgressStoreError.noCharter(id: id.uuidString)
-            }
-            return charter
-        }
+        try charterChange(id: id, action: .archive, at: time)
     }
 
     /// Brings an archived charter back.
     @discardableResult
-    public func unarchiveCharter(id: UUID) throws(ProgressStoreError) -> Charter {
-        try write { db in
-            try db.execute(sql: "UPDATE charter SET archived_ms = NULL WHERE id = ?", arguments: [id.uuidString])
-            guard let charter = try Self.charter(id: id, db) else {
-                throw ProgressStoreError.noCharter(id: id.uuidString)
-            }
-            return charter
-        }
+    public func unarchiveCharter(id: UUID, at time: Date = Date()) throws(ProgressStoreError) -> Charter {
+        try charterChange(id: id, action: .unarchive, at: time)
     }
 
     /// Deletes a charter and its checklist runs (the checklist event log keeps its history).
-    public func deleteCharter(id: UUID) throws(ProgressStoreError) {
+    public func deleteCharter(id: UUID, at time: Date = Date()) throws(ProgressStoreError) {
+        _ = try charterChange(id: id, action: .delete, at: time)
+    }
+
+    /// Logs a change of a stored charter and applies it; archiving an archived charter, or
+    /// bringing back one that is not, logs nothing.
+    private func charterChange(id: UUID, action: ProgressEvent.CharterAction, at time: Date)
+        throws(ProgressStoreError) -> Charter
+    {
         try write { db in
-            try db.execute(sql: "DELETE FROM charter WHERE id = ?", arguments: [id.uuidString])
-            guard db.changesCount > 0 else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+            guard let stored = try Self.charter(id: id, db) else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+            switch action {
+            case .archive where stored.isArchived, .unarchive where !stored.isArchived: return stored
+            default: break
+            }
+            let stamp = try Self.stamp(
+                time, after: "SELECT MAX(time_ms) FROM charter_event WHERE charter_id = ?", [id.uuidString], db)
+            try Self.appendCharterEvent(id: UUID(), charterID: id, action: action, time: stamp, db)
+            return try Self.refoldCharter(id, db).charter ?? stored
         }
     }
 
@@ -97,21 +85,75 @@ extension ProgressStore {
 
     // MARK: - Rows
 
-    static func charter(id: UUID, _ db: Database) throws -> Charter? {
-        try Row.fetchOne(db, sql: "SELECT * FROM charter WHERE id = ?", arguments: [id.uuidString]).map(charter)
+    static func appendCharterEvent(
+        id: UUID, charterID: UUID, action: ProgressEvent.CharterAction, time: Date, _ db: Database
+    ) throws {
+        try db.execute(
+            sql: "INSERT INTO charter_event (id, charter_id, action, fields, time_ms) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+                id.uuidString, charterID.uuidString, action.name, try action.draft.map(json), milliseconds(time),
+            ])
     }
 
-    static func insert(_ charter: Charter, _ db: Database) throws {
+    /// Sets a charter's row to what its events give, in the order they count (by time, then ID):
+    /// the fields of the latest create or update, archived from the first archive not undone, and
+    /// gone, with its runs, once deleted on any device.
+    ///
+    /// - Returns: the charter, and whether it was stored before.
+    static func refoldCharter(_ id: UUID, _ db: Database) throws -> (charter: Charter?, existed: Bool) {
+        let existed = try charter(id: id, db) != nil
+        var createdAt: Date?
+        var draft: CharterDraft?
+        var archivedAt: Date?
+        var deleted = false
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT action, fields, time_ms FROM charter_event WHERE charter_id = ? ORDER BY time_ms, id",
+            arguments: [id.uuidString])
+        for row in rows {
+            let time = date(milliseconds: try row.decode(Int64.self, forColumn: "time_ms"))
+            let fields = try row.decode(String?.self, forColumn: "fields")
+            let decoded = try fields.map { try? JSONDecoder().decode(CharterDraft.self, from: Data($0.utf8)) }
+            guard
+                let action = ProgressEvent.CharterAction(
+                    name: try row.decode(String.self, forColumn: "action"), draft: decoded ?? nil)
+            else { throw ProgressStoreError.corrupt(reason: "a charter_event row of \(id) is not valid") }
+            switch action {
+            case .create(let fields):
+                createdAt = createdAt ?? time
+                draft = fields
+            case .update(let fields): draft = fields
+            case .archive: archivedAt = archivedAt ?? time
+            case .unarchive: archivedAt = nil
+            case .delete: deleted = true
+            }
+        }
+        guard !deleted, let createdAt, let draft else {
+            try db.execute(sql: "DELETE FROM charter WHERE id = ?", arguments: [id.uuidString])
+            return (nil, existed)
+        }
+        guard let charter = try? draft.validated(id: id, createdAt: createdAt, archivedAt: archivedAt) else {
+            throw ProgressStoreError.corrupt(reason: "the fields of charter \(id) are not valid")
+        }
         try db.execute(
             sql: """
                 INSERT INTO charter (id, name, start_date, end_date, location, yacht_name, charter_company, notes, created_ms, archived_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    name = excluded.name, start_date = excluded.start_date, end_date = excluded.end_date,
+                    location = excluded.location, yacht_name = excluded.yacht_name,
+                    charter_company = excluded.charter_company, notes = excluded.notes,
+                    created_ms = excluded.created_ms, archived_ms = excluded.archived_ms
                 """,
             arguments: [
                 charter.id.uuidString, charter.name, charter.startDate.description, charter.endDate?.description,
                 charter.location, charter.yachtName, charter.charterCompany, charter.notes,
                 milliseconds(charter.createdAt), charter.archivedAt.map(milliseconds),
             ])
+        return (charter, existed)
+    }
+
+    static func charter(id: UUID, _ db: Database) throws -> Charter? {
+        try Row.fetchOne(db, sql: "SELECT * FROM charter WHERE id = ?", arguments: [id.uuidString]).map(charter)
     }
 
     static func charter(_ row: Row) throws -> Charter {

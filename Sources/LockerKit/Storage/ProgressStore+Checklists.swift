@@ -74,13 +74,7 @@ extension ProgressStore {
         _ itemID: String, to state: ItemState, note: String?? = .none, charterID: UUID, checklistID: String,
         at time: Date, eventID: UUID = UUID()
     ) throws(ProgressStoreError) -> ItemRecord {
-        try change(itemID, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID) { record, time in
-            if record.state != state {
-                record.state = state
-                record.changedAt = time
-            }
-            if case .some(let note) = note { record.note = Self.clean(note) }
-        }
+        try change(itemID, state: state, note: note, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID)
     }
 
     /// Sets or (with `nil` or an empty text) removes an item's note, keeping its state.
@@ -88,9 +82,7 @@ extension ProgressStore {
     public func setNote(
         _ note: String?, on itemID: String, charterID: UUID, checklistID: String, at time: Date, eventID: UUID = UUID()
     ) throws(ProgressStoreError) -> ItemRecord {
-        try change(itemID, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID) { record, _ in
-            record.note = Self.clean(note)
-        }
+        try change(itemID, state: nil, note: .some(note), charterID: charterID, checklistID: checklistID, at: time, eventID: eventID)
     }
 
     /// The stored records of a run, by item ID (including items no longer in the checklist).
@@ -101,11 +93,10 @@ extension ProgressStore {
     // MARK: - Rows
 
     private func change(
-        _ itemID: String, charterID: UUID, checklistID: String, at time: Date, eventID: UUID,
-        _ body: @escaping @Sendable (inout ItemRecord, Date) -> Void
+        _ itemID: String, state: ItemState?, note: String??, charterID: UUID, checklistID: String, at time: Date,
+        eventID: UUID
     ) throws(ProgressStoreError) -> ItemRecord {
-        let time = Self.date(milliseconds: Self.milliseconds(time))
-        return try write { db in
+        try write { db in
             let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklistID]
             let stored = try Self.records(charterID: charterID, checklistID: checklistID, itemID: itemID, db)
             if try Bool.fetchOne(
@@ -122,26 +113,96 @@ extension ProgressStore {
                 throw ProgressStoreError.database(
                     reason: "no run of checklist \(checklistID) for charter \(charterID); open it first")
             }
+            let change = ProgressEvent.ItemChange(
+                charterID: charterID, checklistID: checklistID, itemID: itemID, state: state, setsNote: note != nil,
+                note: Self.clean(note ?? nil))
+            let stamp = try Self.stamp(time, after: Self.latestItemEvent, StatementArguments(key + [itemID]), db)
             var record = stored[itemID] ?? .untouched
-            body(&record, time)
-            try db.execute(
-                sql: """
-                    INSERT INTO checklist_item (charter_id, checklist_id, item_id, state, changed_ms, note)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (charter_id, checklist_id, item_id) DO UPDATE SET
-                        state = excluded.state, changed_ms = excluded.changed_ms, note = excluded.note
-                    """,
-                arguments: StatementArguments(
-                    key + [itemID, record.state.rawValue, record.changedAt.map(Self.milliseconds), record.note]))
-            try db.execute(
-                sql: """
-                    INSERT INTO checklist_event (id, charter_id, checklist_id, item_id, state, note, time_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: StatementArguments(
-                    [eventID.uuidString] + key + [itemID, record.state.rawValue, record.note, Self.milliseconds(time)]))
+            Self.apply(change, at: stamp, to: &record)
+            try Self.saveRecord(record, charterID: charterID, checklistID: checklistID, itemID: itemID, db)
+            try Self.appendItemEvent(id: eventID, change, recordState: record.state, time: stamp, db)
             return record
         }
+    }
+
+    static let latestItemEvent =
+        "SELECT MAX(time_ms) FROM checklist_event WHERE charter_id = ? AND checklist_id = ? AND item_id = ?"
+
+    /// What an event does to an item's record: a state that differs is set, with the moment; a
+    /// note set replaces the note.
+    static func apply(_ change: ProgressEvent.ItemChange, at time: Date, to record: inout ItemRecord) {
+        if let state = change.state, state != record.state {
+            record.state = state
+            record.changedAt = time
+        }
+        if change.setsNote { record.note = change.note }
+    }
+
+    static func saveRecord(_ record: ItemRecord, charterID: UUID, checklistID: String, itemID: String, _ db: Database)
+        throws
+    {
+        try db.execute(
+            sql: """
+                INSERT INTO checklist_item (charter_id, checklist_id, item_id, state, changed_ms, note)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (charter_id, checklist_id, item_id) DO UPDATE SET
+                    state = excluded.state, changed_ms = excluded.changed_ms, note = excluded.note
+                """,
+            arguments: [
+                charterID.uuidString, checklistID, itemID, record.state.rawValue,
+                record.changedAt.map(Self.milliseconds), record.note,
+            ])
+    }
+
+    /// Appends an item event. `recordState` fills the state column of an event that sets only
+    /// the note: the item's state when it was written, for a reader of the log.
+    static func appendItemEvent(
+        id: UUID, _ change: ProgressEvent.ItemChange, recordState: ItemState, time: Date, _ db: Database
+    ) throws {
+        let sets = change.state == nil ? "note" : change.setsNote ? "both" : "state"
+        try db.execute(
+            sql: """
+                INSERT INTO checklist_event (id, charter_id, checklist_id, item_id, state, note, time_ms, sets)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id.uuidString, change.charterID.uuidString, change.checklistID, change.itemID,
+                (change.state ?? recordState).rawValue, change.note, milliseconds(time), sets,
+            ])
+    }
+
+    /// Sets an item's record to what its events give, in the order they count: by time, then ID.
+    /// The run is made if it was not: events merged from another device may come first.
+    static func refoldItem(charterID: UUID, checklistID: String, itemID: String, _ db: Database) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, state, note, sets, time_ms FROM checklist_event
+                WHERE charter_id = ? AND checklist_id = ? AND item_id = ? ORDER BY time_ms, id
+                """, arguments: [charterID.uuidString, checklistID, itemID])
+        var record = ItemRecord.untouched
+        for row in rows {
+            apply(
+                try itemChange(row, charterID: charterID, checklistID: checklistID, itemID: itemID),
+                at: date(milliseconds: try row.decode(Int64.self, forColumn: "time_ms")), to: &record)
+        }
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO checklist_run (charter_id, checklist_id) VALUES (?, ?)",
+            arguments: [charterID.uuidString, checklistID])
+        try saveRecord(record, charterID: charterID, checklistID: checklistID, itemID: itemID, db)
+    }
+
+    static func itemChange(_ row: Row, charterID: UUID, checklistID: String, itemID: String) throws
+        -> ProgressEvent.ItemChange
+    {
+        let stateText = try row.decode(String.self, forColumn: "state")
+        let sets = try row.decode(String.self, forColumn: "sets")
+        guard let state = ItemState(rawValue: stateText), ["state", "note", "both"].contains(sets) else {
+            throw ProgressStoreError.corrupt(reason: "a checklist_event row is not valid")
+        }
+        return ProgressEvent.ItemChange(
+            charterID: charterID, checklistID: checklistID, itemID: itemID, state: sets == "note" ? nil : state,
+            setsNote: sets != "state", note: try row.decode(String?.self, forColumn: "note"))
     }
 
     /// The stored records of a run, by item ID; only the one of `itemID` when it is given.
@@ -174,7 +235,9 @@ extension ProgressStore {
         return note
     }
 
-    static func json(_ ids: [String]) throws -> String {
-        String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

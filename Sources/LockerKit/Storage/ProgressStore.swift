@@ -13,24 +13,45 @@ import GRDB
 ///
 /// A store is safe to use from several threads and tasks; reads run concurrently with writes.
 public final class ProgressStore: Sendable {
-    /// The database file.
+    /// The database file; `:memory:` for a store in memory.
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
 
     /// Opens the database at `path`, creating it (and running migrations) as needed.
-    public init(path: String) throws(ProgressStoreError) {
-        self.path = path
+    public convenience init(path: String) throws(ProgressStoreError) {
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration)
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.reason(error))
+        }
+        try self.init(pool, path: path)
+    }
+
+    /// A store in memory, gone when released: for previews, tests and simulations.
+    public static func inMemory() throws(ProgressStoreError) -> ProgressStore {
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: Self.configuration)
+        } catch {
+            throw .cannotOpen(path: ":memory:", reason: Self.reason(error))
+        }
+        return try ProgressStore(queue, path: ":memory:")
+    }
+
+    private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw .cannotOpen(path: path, reason: Self.reason(error))
-        }
+        return configuration
+    }
+
+    private init(_ pool: any DatabaseWriter, path: String) throws(ProgressStoreError) {
+        self.path = path
+        self.pool = pool
         let migrator = Self.migrator
         do {
             let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
@@ -164,6 +185,55 @@ public final class ProgressStore: Sendable {
                     ALTER TABLE checklist_run DROP COLUMN item_ids;
                     """)
         }
+        // Steps and FSRS, and events that merge across devices:
+        // - a card's phase, step, due moment and FSRS memory;
+        // - the scheduling setting; a store that has reviews keeps the SM-2 without steps that
+        //   made its states, until an app chooses otherwise;
+        // - an undo per device: two devices may undo the same review;
+        // - which fields a checklist event sets, so a tick and a note made apart both survive;
+        // - a charter log, begun with the charters there are.
+        migrator.registerMigration("v3-scheduling-and-merging") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE card ADD COLUMN phase TEXT CHECK (phase IN ('new', 'learning', 'review', 'relearning'));
+                    ALTER TABLE card ADD COLUMN step INTEGER;
+                    ALTER TABLE card ADD COLUMN due_ms INTEGER;
+                    ALTER TABLE card ADD COLUMN stability REAL;
+                    ALTER TABLE card ADD COLUMN difficulty REAL;
+                    CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    DROP INDEX review_event_undoes;
+                    CREATE INDEX review_event_undoes ON review_event (undoes) WHERE undoes IS NOT NULL;
+                    CREATE INDEX review_event_order ON review_event (card_key, time_ms, id);
+                    ALTER TABLE checklist_event ADD COLUMN sets TEXT NOT NULL DEFAULT 'both'
+                        CHECK (sets IN ('state', 'note', 'both'));
+                    CREATE INDEX checklist_event_item ON checklist_event (charter_id, checklist_id, item_id, time_ms);
+                    CREATE TABLE charter_event (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        charter_id TEXT NOT NULL,
+                        action TEXT NOT NULL CHECK (action IN ('create', 'update', 'archive', 'unarchive', 'delete')),
+                        fields TEXT,
+                        time_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX charter_event_charter ON charter_event (charter_id, time_ms);
+                    CREATE TRIGGER charter_event_no_update BEFORE UPDATE ON charter_event
+                        BEGIN SELECT RAISE(ABORT, 'charter_event is append-only'); END;
+                    CREATE TRIGGER charter_event_no_delete BEFORE DELETE ON charter_event
+                        BEGIN SELECT RAISE(ABORT, 'charter_event is append-only'); END;
+                    """)
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM review_event)") == true {
+                try db.execute(
+                    sql: "INSERT INTO setting (key, value) VALUES ('scheduling', ?)",
+                    arguments: [try json(Scheduling.classicSM2)])
+            }
+            for charter in try Row.fetchAll(db, sql: "SELECT * FROM charter").map(charter) {
+                try appendCharterEvent(
+                    id: UUID(), charterID: charter.id, action: .create(charter.draft), time: charter.createdAt, db)
+                if let archivedAt = charter.archivedAt {
+                    try appendCharterEvent(id: UUID(), charterID: charter.id, action: .archive, time: archivedAt, db)
+                }
+            }
+        }
         return migrator
     }
 
@@ -196,9 +266,9 @@ public final class ProgressStore: Sendable {
         return String(describing: error)
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func milliseconds(_ date: Date) -> Int64 { Milliseconds.of(date) }
 
-    static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    static func date(milliseconds: Int64) -> Date { Milliseconds.date(milliseconds) }
 
     static func day(_ text: String?, _ what: String) throws -> LocalDay? {
         guard let text else { return nil }

@@ -10,6 +10,10 @@ public enum ProgressStoreError: Error, Sendable, Equatable, CustomStringConverti
     case corrupt(reason: String)
     /// No charter with this ID.
     case noCharter(id: String)
+    /// Scheduling settings out of range, each problem named.
+    case invalidScheduling(problems: [String])
+    /// An event given to ``ProgressStore/merge(_:)`` that cannot be right: nothing was merged.
+    case invalidEvent(id: String, reason: String)
 
     public var description: String {
         switch self {
@@ -18,6 +22,8 @@ public enum ProgressStoreError: Error, Sendable, Equatable, CustomStringConverti
         case .database(let reason): "progress database: \(reason)"
         case .corrupt(let reason): "progress database: damaged: \(reason)"
         case .noCharter(let id): "no charter with ID \(id)"
+        case .invalidScheduling(let problems): "scheduling: " + problems.joined(separator: "; ")
+        case .invalidEvent(let id, let reason): "event \(id): \(reason); nothing was merged"
         }
     }
 }

@@ -7,7 +7,9 @@
 /// - A failure (again, hard) resets repetitions to 0 and the interval to 1 day.
 /// - Intervals stop growing at ``maximumInterval`` (100 years).
 /// - The card is next due `interval` days after the day of the review.
-public enum Scheduler {
+///
+/// This is SM-2 alone, scheduled in days; ``Scheduling`` adds the learning steps around it.
+public enum SM2 {
     /// A new card's ease: 2.5.
     public static let initialEase = 2500
     /// The floor of the ease: 1.3.
@@ -48,6 +50,9 @@ public enum Scheduler {
         next.lastReviewed = day
         next.introduced = state.introduced ?? day
         next.due = day.adding(days: next.interval)
+        next.phase = .review
+        next.step = nil
+        next.dueTime = nil
         return next
     }
 }

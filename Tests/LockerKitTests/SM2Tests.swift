@@ -3,7 +3,7 @@ import LockerKit
 import LockerTestSupport
 import Testing
 
-@Suite struct SchedulerTests {
+@Suite struct SM2Tests {
     static let start = LocalDay(year: 2026, month: 3, day: 1)!
 
     /// Reviews a new card with `grades`, each on the day the card is due (the first on `start`),
@@ -13,7 +13,7 @@ import Testing
         var day = day
         var states: [CardState] = []
         for grade in grades {
-            state = Scheduler.review(state, grade: grade, on: day)
+            state = SM2.review(state, grade: grade, on: day)
             states.append(state)
             day = state.due ?? day
         }
@@ -48,7 +48,7 @@ import Testing
 
     @Test func hardOnANewCard() {
         let day = LocalDay(year: 2026, month: 5, day: 10)!
-        let state = Scheduler.review(.new, grade: .hard, on: day)
+        let state = SM2.review(.new, grade: .hard, on: day)
         #expect(state.ease == 2360)
         #expect(state.interval == 1)
         #expect(state.repetitions == 0)
@@ -60,18 +60,18 @@ import Testing
     }
 
     @Test func easeChangePerGrade() {
-        #expect(Scheduler.easeChange(for: .easy) == 100)
-        #expect(Scheduler.easeChange(for: .good) == 0)
-        #expect(Scheduler.easeChange(for: .hard) == -140)
-        #expect(Scheduler.easeChange(for: .again) == -320)
+        #expect(SM2.easeChange(for: .easy) == 100)
+        #expect(SM2.easeChange(for: .good) == 0)
+        #expect(SM2.easeChange(for: .hard) == -140)
+        #expect(SM2.easeChange(for: .again) == -320)
         let state = CardState(
             repetitions: 3, ease: 2000, interval: 10, due: nil, lastReviewed: nil, introduced: nil, reviews: 3,
             lapses: 0)
         let day = Self.start
-        #expect(Scheduler.review(state, grade: .easy, on: day).ease == 2100)
-        #expect(Scheduler.review(state, grade: .good, on: day).ease == 2000)
-        #expect(Scheduler.review(state, grade: .hard, on: day).ease == 1860)
-        #expect(Scheduler.review(state, grade: .again, on: day).ease == 1680)
+        #expect(SM2.review(state, grade: .easy, on: day).ease == 2100)
+        #expect(SM2.review(state, grade: .good, on: day).ease == 2000)
+        #expect(SM2.review(state, grade: .hard, on: day).ease == 1860)
+        #expect(SM2.review(state, grade: .again, on: day).ease == 1680)
     }
 
     @Test func newCardDefaults() {
@@ -79,7 +79,7 @@ import Testing
         #expect(CardState.new.ease == 2500)
         #expect(CardState.new.interval == 0)
         #expect(CardState.new.isDue(on: Self.start))
-        #expect(!Scheduler.review(.new, grade: .good, on: Self.start).isNew)
+        #expect(!SM2.review(.new, grade: .good, on: Self.start).isNew)
     }
 
     @Test func introducedStaysTheFirstReviewDay() {
@@ -114,7 +114,7 @@ import Testing
         }
     }
 
-    /// SM-2's ease after a review, stated independently of `Scheduler`: EF' = EF + (0.1 − (5 − q) ×
+    /// SM-2's ease after a review, stated independently of `SM2`: EF' = EF + (0.1 − (5 − q) ×
     /// (0.08 + (5 − q) × 0.02)), never below 1.3, in thousandths. SM-2's q runs from 0 to 5; the
     /// four grades are its q 2 to 5 (again 2, hard 3, good 4, easy 5).
     static func sm2Ease(after ease: Int, grade: Grade) -> Int {
@@ -155,8 +155,8 @@ import Testing
             var lapses = 0
             var previousGrade: Grade?
             for (index, step) in sequence.enumerated() {
-                let next = Scheduler.review(state, grade: step.grade, on: day)
-                #expect(next.ease >= Scheduler.minimumEase)
+                let next = SM2.review(state, grade: step.grade, on: day)
+                #expect(next.ease >= SM2.minimumEase)
                 #expect(next.ease == Self.sm2Ease(after: state.ease, grade: step.grade))
                 #expect(next.due == day.adding(days: next.interval))
                 #expect(next.lastReviewed == day)
@@ -171,8 +171,8 @@ import Testing
                         // …and after a success (so now at least 2 in a row) it grows strictly,
                         // because the ease is always above 1.0, until it reaches the cap.
                         #expect(next.repetitions >= 2)
-                        #expect(next.interval > state.interval || next.interval == Scheduler.maximumInterval)
-                        #expect(next.interval <= Scheduler.maximumInterval)
+                        #expect(next.interval > state.interval || next.interval == SM2.maximumInterval)
+                        #expect(next.interval <= SM2.maximumInterval)
                         checkedGrowth += 1
                     } else {
                         // The first success (of the card, or after a failure) is 1 day.
@@ -200,7 +200,7 @@ import Testing
         await #expect(processExitsWith: .success) {
             var state = CardState.new
             let day = LocalDay(year: 2026, month: 3, day: 1)!
-            for _ in 0..<40 { state = Scheduler.review(state, grade: .easy, on: day) }
+            for _ in 0..<40 { state = SM2.review(state, grade: .easy, on: day) }
             precondition(state.interval > 0 && state.reviews == 40)
         }
     }
@@ -213,7 +213,7 @@ import Testing
             let state = CardState(
                 repetitions: Int.random(in: 2...9, using: &random), ease: ease, interval: interval, due: nil,
                 lastReviewed: nil, introduced: nil, reviews: 9, lapses: 0)
-            let next = Scheduler.review(state, grade: .good, on: Self.start)
+            let next = SM2.review(state, grade: .good, on: Self.start)
             let exact = Double(interval) * Double(ease) / 1000
             #expect(next.interval == Int(exact.rounded(.up)), "interval \(interval), ease \(ease)")
         }
