@@ -100,6 +100,64 @@ import Testing
         #expect(try store.integrityCheck() == ["ok"])
     }
 
+    @Test func stepsBringCardsBackInTheSittingAndFSRSIsOneOptionAway() throws {
+        let workspace = try Self.built()
+        defer { workspace.remove() }
+        let common = ["--bundle", "build/bundles/v1", "--progress", "steps.sqlite"]
+        // The default: SM-2 with steps of 1 and 10 minutes. again sends alpha back a minute; once
+        // the queue is empty, cards due within 20 minutes come early, soonest first.
+        let first = try LockerRun(
+            ["review", "flags"] + common + ["--today", "2026-06-01"], in: workspace.root,
+            stdin: "again\ngood\ngood\ngood\ngood\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let day1 = try Self.lines(first.stdout)
+        #expect(day1.map { $0["card"] as? String } == ["alpha", "bravo", "charlie", "alpha", "bravo"])
+        #expect(day1.map { $0["phase"] as? String } == ["learning", "learning", "learning", "learning", "review"])
+        #expect(day1.map { $0["step"] as? Int } == [0, 1, 1, 1, nil])
+        // --today stamps at noon local time: alpha is due a minute later.
+        let noon = try #require(
+            Calendar.current.date(from: DateComponents(year: 2026, month: 6, day: 1, hour: 12, minute: 1)))
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        #expect(day1[0]["dueTime"] as? String == iso.string(from: noon))
+        #expect(day1.last?["due"] as? String == "2026-06-02")
+        #expect(day1.allSatisfy { $0["stability"] == nil })
+        let store = try ProgressStore(path: workspace.root.appendingPathComponent("steps.sqlite").path)
+        let sm2 = try store.cardStates()
+
+        // FSRS: the log is replayed, and the lines carry stability and difficulty.
+        let second = try LockerRun(
+            ["review", "flags"] + common + ["--today", "2026-06-02", "--scheduler", "fsrs"], in: workspace.root,
+            stdin: "good\n")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(
+            second.stderr.contains(
+                "scheduling with FSRS (retention 0.9), steps 1m 10m, relearning 10m from now on; replayed the reviews of 3 cards"
+            ), "\(second.stderr)")
+        let line = try #require(try Self.lines(second.stdout).first)
+        #expect(line["card"] as? String == "charlie", "still in its steps from yesterday: first")
+        #expect((line["stability"] as? Double).map { $0 > 0 } == true, "\(line)")
+        #expect((line["difficulty"] as? Double).map { (1...10).contains($0) } == true, "\(line)")
+        #expect(try store.scheduling().algorithm == .fsrs)
+
+        // And back: SM-2's states are what they were, with the day-2 review on top.
+        let back = try LockerRun(
+            ["review", "flags"] + common + ["--today", "2026-06-02", "--scheduler", "sm2"], in: workspace.root,
+            stdin: "q\n")
+        #expect(back.stderr.contains("scheduling with SM-2, steps 1m 10m, relearning 10m"), "\(back.stderr)")
+        let states = try store.cardStates()
+        #expect(states.values.allSatisfy { $0.stability == nil })
+        let untouched = sm2.keys.filter { states[$0]?.reviews == sm2[$0]?.reviews }
+        #expect(untouched.count == 2)
+        for key in untouched { #expect(states[key] == sm2[key]) }
+
+        let bad = try LockerRun(
+            ["review", "flags"] + common + ["--retention", "0.5", "--scheduler", "fsrs"], in: workspace.root, stdin: "")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("the desired retention is 0.5, not from 0.7 to 0.99"), "\(bad.stderr)")
+        #expect(try store.scheduling().algorithm == .sm2, "a refused setting changes nothing")
+    }
+
     @Test func aLineThatIsNotAGradeStopsWithItsLineNumber() throws {
         let workspace = try Self.built()
         defer { workspace.remove() }
