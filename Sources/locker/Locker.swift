@@ -23,7 +23,8 @@ struct Locker: ParsableCommand {
             content-addressed bundles with a manifest of SHA-256 ETags, ready for any static host.
 
             'locker review', 'stats', 'charter' and 'checklist' use a built bundle and keep a \
-            sailor's progress in a SQLite file: flashcard reviews (SM-2) and charter checklists. \
+            sailor's progress in a SQLite file: flashcard reviews (SM-2 or FSRS) and charter checklists, \
+            which 'locker progress' carries between devices. \
             'locker sync' brings a signed bundle from a server into a folder, as an app's updater does.
 
             Exit codes: 0 clean (or warnings only), 1 the content has errors (or warnings under \
@@ -36,7 +37,7 @@ struct Locker: ParsableCommand {
             """,
         subcommands: [
             Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self, CharterCommand.self,
-            ChecklistCommand.self, Sync.self, SearchCommand.self, OpenCommand.self,
+            ChecklistCommand.self, ProgressCommand.self, Sync.self, SearchCommand.self, OpenCommand.self,
         ])
 
     /// Runs the command, on the thread ``Allocator`` starts, mapping every way of failing to the
