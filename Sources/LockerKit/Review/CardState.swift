@@ -132,7 +132,12 @@ public struct CardState: Sendable, Hashable, Codable {
 /// Moments as whole milliseconds since 1970: how the store and events keep time, so a moment
 /// written and read back is the same value on every device.
 enum Milliseconds {
-    static func of(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// Clamped to ±9e18, so no moment, however far, traps.
+    static func of(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite else { return 0 }
+        return Int64(min(max(value, -9e18), 9e18))
+    }
     static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
     /// `date` as it reads back from storage.
     static func rounded(_ date: Date) -> Date { Self.date(of(date)) }

@@ -213,13 +213,22 @@ extension ProgressStore {
         }
     }
 
+    /// The moments an event may carry: from 1970 to the end of 2999. Later ones would let one
+    /// event push every later stamp of its card, item or charter out of range.
+    static let eventTimes: ClosedRange<Int64> = 0...32_503_679_999_999
+    /// The days a review may count for: a due day thousands of years on would not read back.
+    static let eventDays = LocalDay(ordinal: 0)...LocalDay(ordinal: 376_199)
+
     /// Why an event from another device cannot be merged, or `nil`.
     static func problem(with event: ProgressEvent) -> String? {
         func empty(_ fields: [(String, String)]) -> String? {
             fields.first { $0.1.isEmpty }.map { "its \($0.0) is empty" }
         }
+        guard eventTimes.contains(Milliseconds.of(event.time)) else { return "its time is not from 1970 to 2999" }
         switch event.change {
-        case .review(let cardKey, let deckID, let cardID, _, _), .undo(_, let cardKey, let deckID, let cardID, _, _):
+        case .review(let cardKey, let deckID, let cardID, _, let day),
+            .undo(_, let cardKey, let deckID, let cardID, _, let day):
+            guard eventDays.contains(day) else { return "its day \(day) is not from 1970 to 2999" }
             return empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)])
         case .item(let change):
             if let note = change.note, note.count > CharterDraft.maximumNotesLength {

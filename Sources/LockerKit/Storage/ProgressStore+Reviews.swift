@@ -286,7 +286,7 @@ extension ProgressStore {
         guard let latest = try Int64.fetchOne(db, sql: sql, arguments: arguments), latest >= stored else {
             return Milliseconds.date(stored)
         }
-        return Milliseconds.date(latest + 1)
+        return Milliseconds.date(latest < Int64.max ? latest + 1 : latest)
     }
 
     // MARK: - Rows
