@@ -1,0 +1,54 @@
+import Foundation
+import LockerKit
+import Testing
+
+/// Events from another device are hostile until checked: out-of-range moments and days, and
+/// JSON that is not an event, are refused without a trap and without a change.
+@Suite struct ProgressEventTests {
+    static func event(_ json: String) throws -> ProgressEvent {
+        try JSONDecoder().decode(ProgressEvent.self, from: Data(json.utf8))
+    }
+
+    static let review =
+        #"{"cardID":"c0","cardKey":"k0","day":"2026-06-01","deckID":"flags","grade":"good","id":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","timeMs":TIME,"type":"review"}"#
+
+    @Test(arguments: [
+        ("9223372036854775807", "its time is not from 1970 to 2999"),
+        ("-9223372036854775808", "its time is not from 1970 to 2999"),
+        ("32503680000000", "its time is not from 1970 to 2999"),
+    ])
+    func momentsOutOfRangeAreRefused(time: String, reason: String) throws {
+        let store = try ProgressStore.inMemory()
+        let event = try Self.event(Self.review.replacingOccurrences(of: "TIME", with: time))
+        #expect(throws: ProgressStoreError.invalidEvent(id: event.id.uuidString, reason: reason)) {
+            try store.merge([event])
+        }
+        #expect(try store.events().events.isEmpty)
+    }
+
+    @Test func aDayTooFarIsRefusedAndTheStoreStaysReadable() throws {
+        let store = try ProgressStore.inMemory()
+        let far = try Self.event(
+            Self.review.replacingOccurrences(of: "TIME", with: "1780000000000").replacingOccurrences(
+                of: "2026-06-01", with: "9999-12-31"))
+        #expect(throws: ProgressStoreError.invalidEvent(id: far.id.uuidString, reason: "its day 9999-12-31 is not from 1970 to 2999")) {
+            try store.merge([far])
+        }
+        let near = try Self.event(Self.review.replacingOccurrences(of: "TIME", with: "1780000000000"))
+        #expect(try store.merge([near]) == MergeReport(added: 1, known: 0))
+        #expect(try store.cardStates()["k0"]?.reviews == 1)
+    }
+
+    @Test(arguments: [
+        #"{}"#,
+        #"{"id":"x","timeMs":0,"type":"review"}"#,
+        #"{"id":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","timeMs":0,"type":"teleport"}"#,
+        #"{"id":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","timeMs":0,"type":"charter","charterID":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","action":"create"}"#,
+        #"{"id":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","timeMs":0,"type":"charter","charterID":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","action":"delete","charter":{"name":"x"}}"#,
+        #"{"cardID":"c","cardKey":"k","day":"2026-02-30","deckID":"d","grade":"good","id":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","timeMs":0,"type":"review"}"#,
+        #"{"cardID":"c","cardKey":"k","day":"2026-02-03","deckID":"d","grade":"perfect","id":"0F5C59A0-1A8F-4F34-9B0A-3E1C7C7A8B10","timeMs":0,"type":"review"}"#,
+    ])
+    func jsonThatIsNotAnEventDoesNotDecode(json: String) {
+        #expect(throws: DecodingError.self) { try Self.event(json) }
+    }
+}
