@@ -96,7 +96,8 @@ struct ProgressCommand: ParsableCommand {
                 do {
                     data =
                         file == "-"
-                        ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+                        ? FileHandle.standardInput.readDataToEndOfFile()
+                        : try Data(contentsOf: URL(fileURLWithPath: file))
                 } catch {
                     throw LockerError.io("\(file): cannot read: \(error.localizedDescription)")
                 }
@@ -124,7 +125,9 @@ struct ProgressCommand: ParsableCommand {
             }
         }
 
-        static func merge(_ events: [ProgressEvent], into store: ProgressStore) -> Result<MergeReport, ProgressStoreError> {
+        static func merge(_ events: [ProgressEvent], into store: ProgressStore) -> Result<
+            MergeReport, ProgressStoreError
+        > {
             do throws(ProgressStoreError) {
                 return .success(try store.merge(events))
             } catch {

@@ -31,7 +31,10 @@ import Testing
         let far = try Self.event(
             Self.review.replacingOccurrences(of: "TIME", with: "1780000000000").replacingOccurrences(
                 of: "2026-06-01", with: "9999-12-31"))
-        #expect(throws: ProgressStoreError.invalidEvent(id: far.id.uuidString, reason: "its day 9999-12-31 is not from 1970 to 2999")) {
+        #expect(
+            throws: ProgressStoreError.invalidEvent(
+                id: far.id.uuidString, reason: "its day 9999-12-31 is not from 1970 to 2999")
+        ) {
             try store.merge([far])
         }
         let near = try Self.event(Self.review.replacingOccurrences(of: "TIME", with: "1780000000000"))

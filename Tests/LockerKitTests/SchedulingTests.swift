@@ -65,11 +65,13 @@ import Testing
         #expect(forgotten.phase == .relearning && forgotten.step == 0)
         #expect(forgotten.dueTime == nextDay.addingTimeInterval(600))
         #expect((forgotten.repetitions, forgotten.interval, forgotten.lapses) == (0, 1, 1))
-        let relearnt = sm2.review(forgotten, grade: .good, at: nextDay.addingTimeInterval(600), on: F.day0.adding(days: 1))
+        let relearnt = sm2.review(
+            forgotten, grade: .good, at: nextDay.addingTimeInterval(600), on: F.day0.adding(days: 1))
         #expect(relearnt.phase == .review && relearnt.due == F.day0.adding(days: 2) && relearnt.lapses == 1)
         // Under FSRS hard is a recall: no relearning.
         let fsrs = Scheduling(algorithm: .fsrs)
-        let recalled = fsrs.review(Self.answer([.easy], with: fsrs), grade: .hard, at: nextDay, on: F.day0.adding(days: 1))
+        let recalled = fsrs.review(
+            Self.answer([.easy], with: fsrs), grade: .hard, at: nextDay, on: F.day0.adding(days: 1))
         #expect(recalled.phase == .review && recalled.lapses == 0)
     }
 
@@ -115,10 +117,15 @@ import Testing
         #expect(previews.map(\.label) == ["1m", "6m", "10m", "1d"])
         #expect(previews.map(\.wait) == [.time(60), .time(330), .time(600), .days(1)])
         let known = Self.answer([.easy, .good], with: .classicSM2, gap: 86_400)
-        let later = Scheduling.classicSM2.previews(of: known, at: Self.noon.addingTimeInterval(7 * 86_400), on: F.day0.adding(days: 7))
+        let later = Scheduling.classicSM2.previews(
+            of: known, at: Self.noon.addingTimeInterval(7 * 86_400), on: F.day0.adding(days: 7))
         #expect(later.map(\.label) == ["1d", "1d", "16d", "17d"], "ceil(6 × 2.6), ceil(6 × 2.7)")
         for preview in later {
-            #expect(preview.state == Scheduling.classicSM2.review(known, grade: preview.grade, at: Self.noon.addingTimeInterval(7 * 86_400), on: F.day0.adding(days: 7)))
+            #expect(
+                preview.state
+                    == Scheduling.classicSM2.review(
+                        known, grade: preview.grade, at: Self.noon.addingTimeInterval(7 * 86_400),
+                        on: F.day0.adding(days: 7)))
         }
     }
 
@@ -149,7 +156,8 @@ import Testing
         // Without a moment, every card in its steps today is in the queue, soonest first.
         #expect(try store.queue(for: [deck], on: F.day0).cards.map(\.card.id) == ["c0", "c1", "c2"])
         // The next day's boundary: left in their steps, they are due first thing.
-        let tomorrow = try store.queue(for: [deck], on: F.day0.adding(days: 1), now: F.time(F.day0.adding(days: 1), hour: 5))
+        let tomorrow = try store.queue(
+            for: [deck], on: F.day0.adding(days: 1), now: F.time(F.day0.adding(days: 1), hour: 5))
         #expect(tomorrow.cards.map(\.card.id) == ["c0", "c1", "c2"])
         let previews = try store.previews(for: cards[0], at: Self.noon.addingTimeInterval(60), boundary: F.utc)
         #expect(previews.map(\.label) == ["1m", "6m", "10m", "1d"])
@@ -190,7 +198,9 @@ import Testing
         #expect(try store.setScheduling(.classicSM2) == 4)
         #expect(try store.cardStates() == sm2)
         #expect(try store.reviewEvents().count == events, "the log is not touched")
-        #expect(throws: ProgressStoreError.invalidScheduling(problems: ["learning steps must be from 1 second to 1 day"])) {
+        #expect(
+            throws: ProgressStoreError.invalidScheduling(problems: ["learning steps must be from 1 second to 1 day"])
+        ) {
             try store.setScheduling(Scheduling(learningSteps: [0]))
         }
     }

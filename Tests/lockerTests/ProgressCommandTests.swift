@@ -15,18 +15,27 @@ import Testing
             return run
         }
         // Offline apart: the phone reviews two cards and makes a charter; the tablet reviews one.
-        _ = try run(["review", "flags", "--progress", "phone.sqlite", "--today", "2026-06-01"] + bundle, stdin: "easy\ngood\n")
-        _ = try run(["charter", "create", "Split", "--start", "2026-06-01", "--progress", "phone.sqlite", "--today", "2026-06-01"])
-        _ = try run(["review", "flags", "--progress", "tablet.sqlite", "--today", "2026-06-02"] + bundle, stdin: "hard\n")
+        _ = try run(
+            ["review", "flags", "--progress", "phone.sqlite", "--today", "2026-06-01"] + bundle, stdin: "easy\ngood\n")
+        _ = try run([
+            "charter", "create", "Split", "--start", "2026-06-01", "--progress", "phone.sqlite", "--today",
+            "2026-06-01",
+        ])
+        _ = try run(
+            ["review", "flags", "--progress", "tablet.sqlite", "--today", "2026-06-02"] + bundle, stdin: "hard\n")
 
         // The phone sends what is new; the cursor remembers, so a second export sends nothing.
-        let first = try run(["progress", "export", "--progress", "phone.sqlite", "--cursor", "phone.cursor", "--out", "phone.jsonl"])
+        let first = try run([
+            "progress", "export", "--progress", "phone.sqlite", "--cursor", "phone.cursor", "--out", "phone.jsonl",
+        ])
         #expect(first.stderr.contains("3 events"), "\(first.stderr)")
         let again = try run(["progress", "export", "--progress", "phone.sqlite", "--cursor", "phone.cursor"])
         #expect(again.stdout.isEmpty && again.stderr.contains("0 events"), "\(again.stderr)")
         let merged = try run(["progress", "merge", "phone.jsonl", "--progress", "tablet.sqlite"])
         #expect(merged.stdout == "Merged 3 new events (0 known).\n")
-        #expect(try run(["progress", "merge", "phone.jsonl", "--progress", "tablet.sqlite"]).stdout == "Merged 0 new events (3 known).\n")
+        #expect(
+            try run(["progress", "merge", "phone.jsonl", "--progress", "tablet.sqlite"]).stdout
+                == "Merged 0 new events (3 known).\n")
 
         // The tablet sends everything, the phone's events too (merged from standard input).
         let tablet = try run(["progress", "export", "--progress", "tablet.sqlite"])
@@ -49,9 +58,13 @@ import Testing
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("bad.jsonl:2: not a progress event"), "\(bad.stderr)")
         let hostile = tablet.stdout.replacingOccurrences(of: "\"cardKey\":\"", with: "\"cardKey\":\"\",\"x\":\"")
-        let refused = try LockerRun(["progress", "merge", "-", "--progress", "fresh.sqlite"], in: workspace.root, stdin: hostile)
+        let refused = try LockerRun(
+            ["progress", "merge", "-", "--progress", "fresh.sqlite"], in: workspace.root, stdin: hostile)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("-:") && refused.stderr.contains("its card key is empty; nothing was merged"), "\(refused.stderr)")
-        #expect(try ProgressStore(path: workspace.root.appendingPathComponent("fresh.sqlite").path).events().events.isEmpty)
+        #expect(
+            refused.stderr.contains("-:") && refused.stderr.contains("its card key is empty; nothing was merged"),
+            "\(refused.stderr)")
+        #expect(
+            try ProgressStore(path: workspace.root.appendingPathComponent("fresh.sqlite").path).events().events.isEmpty)
     }
 }

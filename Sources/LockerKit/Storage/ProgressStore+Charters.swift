@@ -52,7 +52,9 @@ extension ProgressStore {
         throws(ProgressStoreError) -> Charter
     {
         try write { db in
-            guard let stored = try Self.charter(id: id, db) else { throw ProgressStoreError.noCharter(id: id.uuidString) }
+            guard let stored = try Self.charter(id: id, db) else {
+                throw ProgressStoreError.noCharter(id: id.uuidString)
+            }
             switch action {
             case .archive where stored.isArchived, .unarchive where !stored.isArchived: return stored
             default: break

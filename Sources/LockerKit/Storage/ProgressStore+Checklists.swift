@@ -74,7 +74,9 @@ extension ProgressStore {
         _ itemID: String, to state: ItemState, note: String?? = .none, charterID: UUID, checklistID: String,
         at time: Date, eventID: UUID = UUID()
     ) throws(ProgressStoreError) -> ItemRecord {
-        try change(itemID, state: state, note: note, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID)
+        try change(
+            itemID, state: state, note: note, charterID: charterID, checklistID: checklistID, at: time, eventID: eventID
+        )
     }
 
     /// Sets or (with `nil` or an empty text) removes an item's note, keeping its state.
@@ -82,7 +84,9 @@ extension ProgressStore {
     public func setNote(
         _ note: String?, on itemID: String, charterID: UUID, checklistID: String, at time: Date, eventID: UUID = UUID()
     ) throws(ProgressStoreError) -> ItemRecord {
-        try change(itemID, state: nil, note: .some(note), charterID: charterID, checklistID: checklistID, at: time, eventID: eventID)
+        try change(
+            itemID, state: nil, note: .some(note), charterID: charterID, checklistID: checklistID, at: time,
+            eventID: eventID)
     }
 
     /// The stored records of a run, by item ID (including items no longer in the checklist).

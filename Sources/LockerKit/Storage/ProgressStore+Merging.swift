@@ -65,7 +65,8 @@ extension ProgressStore {
                 let change: ProgressEvent.Change =
                     if try row.decode(String.self, forColumn: "kind") == "undo" {
                         .undo(
-                            review: try Self.uuid(row, "undoes"), cardKey: try row.decode(String.self, forColumn: "card_key"),
+                            review: try Self.uuid(row, "undoes"),
+                            cardKey: try row.decode(String.self, forColumn: "card_key"),
                             deckID: answer.deckID, cardID: answer.cardID, grade: answer.grade, day: answer.day)
                     } else {
                         .review(
@@ -122,9 +123,11 @@ extension ProgressStore {
                     try Self.appendItemEvent(
                         id: event.id, change, recordState: before[change.itemID]?.state ?? .unchecked, time: event.time,
                         db)
-                    items.insert(ItemKey(charterID: change.charterID, checklistID: change.checklistID, itemID: change.itemID))
+                    items.insert(
+                        ItemKey(charterID: change.charterID, checklistID: change.checklistID, itemID: change.itemID))
                 case .charter(let charterID, let action):
-                    try Self.appendCharterEvent(id: event.id, charterID: charterID, action: action, time: event.time, db)
+                    try Self.appendCharterEvent(
+                        id: event.id, charterID: charterID, action: action, time: event.time, db)
                     charters.insert(charterID)
                 }
             }
@@ -138,7 +141,8 @@ extension ProgressStore {
                     {
                         items.insert(
                             ItemKey(
-                                charterID: charterID, checklistID: try row.decode(String.self, forColumn: "checklist_id"),
+                                charterID: charterID,
+                                checklistID: try row.decode(String.self, forColumn: "checklist_id"),
                                 itemID: try row.decode(String.self, forColumn: "item_id")))
                     }
                 }
@@ -160,7 +164,9 @@ extension ProgressStore {
 
     /// Appends a card's new reviews and undos and replays its log. Each merged event records the
     /// card's states before and after the merge that brought it.
-    private static func mergeReviews(_ events: [ProgressEvent], of cardKey: String, _ scheduling: Scheduling, _ db: Database)
+    private static func mergeReviews(
+        _ events: [ProgressEvent], of cardKey: String, _ scheduling: Scheduling, _ db: Database
+    )
         throws
     {
         let before = try storedState(of: cardKey, db)
@@ -169,7 +175,8 @@ extension ProgressStore {
         for event in events {
             switch event.change {
             case .review(_, let deckID, let cardID, let grade, let day):
-                added.append(Answer(id: event.id, deckID: deckID, cardID: cardID, grade: grade, time: event.time, day: day))
+                added.append(
+                    Answer(id: event.id, deckID: deckID, cardID: cardID, grade: grade, time: event.time, day: day))
             case .undo(let review, _, _, _, _, _):
                 undone.insert(review)
                 if let target = try reviewEvent(id: review, db), target.cardKey != cardKey || target.kind != .review {
@@ -197,8 +204,10 @@ extension ProgressStore {
         for event in events {
             let (kind, undoes, deckID, cardID, grade, day): (ReviewEvent.Kind, UUID?, String, String, Grade, LocalDay)
             switch event.change {
-            case .review(_, let d, let c, let g, let y): (kind, undoes, deckID, cardID, grade, day) = (.review, nil, d, c, g, y)
-            case .undo(let r, _, let d, let c, let g, let y): (kind, undoes, deckID, cardID, grade, day) = (.undo, r, d, c, g, y)
+            case .review(_, let d, let c, let g, let y):
+                (kind, undoes, deckID, cardID, grade, day) = (.review, nil, d, c, g, y)
+            case .undo(let r, _, let d, let c, let g, let y):
+                (kind, undoes, deckID, cardID, grade, day) = (.undo, r, d, c, g, y)
             case .item, .charter: continue
             }
             try append(
@@ -249,15 +258,20 @@ extension ProgressStore {
             }
             return draft
         }
-        guard let action = ProgressEvent.CharterAction(name: try row.decode(String.self, forColumn: "action"), draft: draft)
+        guard
+            let action = ProgressEvent.CharterAction(
+                name: try row.decode(String.self, forColumn: "action"), draft: draft)
         else { throw ProgressStoreError.corrupt(reason: "a charter_event row is not valid") }
         return ProgressEvent(
-            id: try uuid(row, "id"), time: try time(row), change: .charter(id: try uuid(row, "charter_id"), action: action))
+            id: try uuid(row, "id"), time: try time(row),
+            change: .charter(id: try uuid(row, "charter_id"), action: action))
     }
 
     static func uuid(_ row: Row, _ column: String) throws -> UUID {
         let text = try row.decode(String.self, forColumn: column)
-        guard let uuid = UUID(uuidString: text) else { throw ProgressStoreError.corrupt(reason: "\(column) is \(text)") }
+        guard let uuid = UUID(uuidString: text) else {
+            throw ProgressStoreError.corrupt(reason: "\(column) is \(text)")
+        }
         return uuid
     }
 

@@ -43,7 +43,8 @@ extension ProgressStore {
                 }
                 return existing
             }
-            let stamp = try Self.stamp(time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [card.key], db)
+            let stamp = try Self.stamp(
+                time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [card.key], db)
             let previous = try Self.storedState(of: card.key, db)
             let next = try Self.scheduling(db).review(previous, grade: grade, at: stamp, on: day)
             let event = ReviewEvent(
@@ -181,7 +182,8 @@ extension ProgressStore {
         return try write { db in
             guard try Self.scheduling(db) != scheduling else { return 0 }
             try db.execute(
-                sql: "INSERT INTO setting (key, value) VALUES ('scheduling', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO setting (key, value) VALUES ('scheduling', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 arguments: [try Self.json(scheduling)])
             return try Self.refoldAll(scheduling: scheduling, db)
         }
@@ -224,7 +226,8 @@ extension ProgressStore {
     static func answer(_ row: Row) throws -> Answer {
         let idText = try row.decode(String.self, forColumn: "id")
         let dayText = try row.decode(String.self, forColumn: "day")
-        guard let id = UUID(uuidString: idText), let grade = Grade(rawValue: try row.decode(Int.self, forColumn: "grade")),
+        guard let id = UUID(uuidString: idText),
+            let grade = Grade(rawValue: try row.decode(Int.self, forColumn: "grade")),
             let day = LocalDay(dayText)
         else { throw ProgressStoreError.corrupt(reason: "review event \(idText) is not valid") }
         return Answer(

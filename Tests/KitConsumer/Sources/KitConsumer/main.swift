@@ -36,7 +36,8 @@ struct KitConsumer {
         }
         let (events, cursor): ([ProgressEvent], ProgressCursor) = try store.events(since: .start, limit: 100)
         let other = try ProgressStore.inMemory()
-        let report: MergeReport = try other.merge(try JSONDecoder().decode([ProgressEvent].self, from: JSONEncoder().encode(events)))
+        let report: MergeReport = try other.merge(
+            try JSONDecoder().decode([ProgressEvent].self, from: JSONEncoder().encode(events)))
         print(report.added, try JSONEncoder().encode(cursor).count, queue.later.map(\.dueTime))
     }
 }
