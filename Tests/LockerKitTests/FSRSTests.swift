@@ -154,34 +154,13 @@ import Testing
 
     /// The reference's outcome after each review of each history.
     static func reference(_ histories: [History]) throws -> [[Outcome]] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-fsrs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("histories.json")
-        let output = folder.appendingPathComponent("outcomes.json")
-        try JSONEncoder().encode(histories).write(to: input)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", referenceScript, input.path, output.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let messages = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0,
-            """
-            python3 could not run the FSRS reference (fsrs==\(referenceVersion)): run `make tools`, and the \
-            tests with .build/tools/bin first on PATH, as `make test` does.
-            \(messages)
-            """)
+        let output = try PythonReference.run(
+            referenceScript, input: try JSONEncoder().encode(histories), package: "fsrs==\(referenceVersion)")
         struct Answer: Decodable {
             var version: String
             var results: [[Outcome]]
         }
-        let answer = try JSONDecoder().decode(Answer.self, from: Data(contentsOf: output))
+        let answer = try JSONDecoder().decode(Answer.self, from: output)
         try #require(answer.version == referenceVersion, "the reference is fsrs \(answer.version)")
         return answer.results
     }

@@ -96,31 +96,10 @@ import Testing
 
     /// Both stems of each word from Snowball's own stemmers, in order, and the reference's version.
     static func reference(_ words: [String]) throws -> (version: String, stems: [(english: String, russian: String)]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-stems-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("words.txt")
-        let output = folder.appendingPathComponent("stems.txt")
-        try Data(words.joined(separator: "\n").utf8).write(to: input)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", referenceScript, input.path, output.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let messages = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0,
-            """
-            python3 could not run Snowball's stemmers (snowballstemmer==\(referenceVersion ?? "?")): run `make tools`, \
-            and the tests with .build/tools/bin first on PATH, as `make test` does.
-            \(messages)
-            """)
-
-        let lines = String(decoding: try Data(contentsOf: output), as: UTF8.self).split(
+        let output = try PythonReference.run(
+            referenceScript, input: Data(words.joined(separator: "\n").utf8),
+            package: "snowballstemmer==\(referenceVersion ?? "?")")
+        let lines = String(decoding: output, as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false)
         try #require(
             lines.count == words.count + 2, "the reference answered \(lines.count - 2) lines for \(words.count) words")

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// A reference implementation from PyPI, run once per test in `python3` from the tools venv
+/// (`make tools`; `make test` puts `.build/tools/bin` first on PATH).
+enum PythonReference {
+    /// Writes `input` to a file, runs `script` with that file and an output file as its two
+    /// arguments, and returns what it wrote.
+    ///
+    /// - Parameter package: the pinned package, named in the failure when python3 cannot run it.
+    static func run(_ script: String, input: Data, package: String) throws -> Data {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "locker-reference-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputFile = folder.appendingPathComponent("input")
+        let outputFile = folder.appendingPathComponent("output")
+        try input.write(to: inputFile)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, inputFile.path, outputFile.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let messages = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(
+            process.terminationStatus == 0,
+            """
+            python3 could not run the reference (\(package)): run `make tools`, and the tests with \
+            .build/tools/bin first on PATH, as `make test` does.
+            \(messages)
+            """)
+        return try Data(contentsOf: outputFile)
+    }
+}
