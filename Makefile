@@ -28,7 +28,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # for every symbol a library asks for. 1 ms of a 5.7 ms `locker --version`.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic --disable-local-rpath)
 
-.PHONY: sanitize run test deps test-deps packages tools search-tools build check bench bench-runtime bench-search bench-site-search bench-sync clean record fuzz fuzz-build kit-consumer
+.PHONY: sanitize run test deps test-deps packages tools search-tools build check bench bench-runtime bench-study bench-search bench-site-search bench-sync clean record fuzz fuzz-build kit-consumer
 
 # The build, then the site's search index: Pagefind reads the pages and writes build/site/pagefind/
 # (locker build runs no other program; a rebuild that changes the pages removes the old index).
@@ -92,6 +92,12 @@ bench-runtime: deps
 	$(SWIFT) build $(RELEASE) --product locker
 	$(SWIFT) build $(RELEASE) --product locker-runtime-bench
 	python3 Benchmarks/run_runtime.py
+
+# The study engine, with no bundle: 10,000 cards and a year of simulated reviews, then the day's
+# queue, one saved review, the whole log replayed into FSRS, and 10,000 events of another device merged.
+bench-study: deps
+	$(SWIFT) build $(RELEASE) --product locker-runtime-bench
+	python3 Benchmarks/run_study.py
 
 # Search: LockerKit's ContentSearch on the 10,000-note vault: indexing it, one note updated, every
 # query of the relevance set (Tests/lockerTests/Fixtures/search-relevance.json).

@@ -4,6 +4,7 @@
 //
 // Usage: locker-runtime-bench BUNDLE_FOLDER [RUNS]
 //        locker-runtime-bench search BUNDLE EDITED_BUNDLE QUERIES.json [RUNS]   (SearchBench.swift)
+//        locker-runtime-bench study [CARDS] [RUNS]   (StudyBench.swift: no bundle, a year of reviews)
 import Foundation
 import LockerKit
 
@@ -27,8 +28,13 @@ if arguments.count >= 5, arguments[1] == "search" {
     benchmarkSearch(Array(arguments.dropFirst(2)))
     exit(0)
 }
+if arguments.count >= 2, arguments[1] == "study" {
+    benchmarkStudy(Array(arguments.dropFirst(2)))
+    exit(0)
+}
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: locker-runtime-bench BUNDLE_FOLDER [RUNS]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: locker-runtime-bench BUNDLE_FOLDER [RUNS] | search … | study [CARDS] [RUNS]\n".utf8))
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
