@@ -54,4 +54,18 @@ import Testing
     func jsonThatIsNotAnEventDoesNotDecode(json: String) {
         #expect(throws: DecodingError.self) { try Self.event(json) }
     }
+
+    @Test func undoingTheLastReviewTakesBackThisDevicesOwnNotOneMerged() throws {
+        typealias F = ReviewFixtures
+        let phone = try ProgressStore.inMemory()
+        let tablet = try ProgressStore.inMemory()
+        let cards = ReviewCard.all(in: [F.deck("flags", count: 2)])
+        let own = try phone.review(cards[0], grade: .good, at: F.time(F.day0), boundary: F.utc)
+        try tablet.review(cards[1], grade: .easy, at: F.time(F.day0, hour: 13), boundary: F.utc)
+        try phone.merge(try tablet.events().events)
+        let undo = try #require(try phone.undoLastReview(at: F.time(F.day0, hour: 14), boundary: F.utc))
+        #expect(undo.undoes == own.id)
+        #expect(try phone.cardStates().keys.sorted() == [cards[1].key])
+        #expect(try phone.undoLastReview(at: F.time(F.day0, hour: 15), boundary: F.utc) == nil)
+    }
 }

@@ -213,7 +213,7 @@ extension ProgressStore {
             try append(
                 ReviewEvent(
                     id: event.id, kind: kind, cardKey: cardKey, deckID: deckID, cardID: cardID, grade: grade,
-                    time: event.time, day: day, previous: before, next: after, undoes: undoes), db)
+                    time: event.time, day: day, previous: before, next: after, undoes: undoes), merged: true, db)
         }
         if let last = answers.last {
             try save(after, for: cardKey, deckID: last.deckID, cardID: last.cardID, db)

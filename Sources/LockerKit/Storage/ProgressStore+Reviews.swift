@@ -74,8 +74,9 @@ extension ProgressStore {
         }
     }
 
-    /// Undoes the most recent review that still stands (see ``undoReview(_:at:boundary:eventID:)``),
-    /// finding and undoing it in one transaction.
+    /// Undoes the most recent review made on this device that still stands (see
+    /// ``undoReview(_:at:boundary:eventID:)``), finding and undoing it in one transaction. Reviews
+    /// merged from other devices are not this device's to take back.
     @discardableResult
     public func undoLastReview(at time: Date, boundary: DayBoundary = DayBoundary(), eventID: UUID = UUID())
         throws(ProgressStoreError) -> ReviewEvent?
@@ -87,7 +88,8 @@ extension ProgressStore {
                 db,
                 sql: """
                     SELECT id FROM review_event r
-                    WHERE kind = 'review' AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id)
+                    WHERE kind = 'review' AND merged = 0
+                        AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id)
                     ORDER BY seq DESC LIMIT 1
                     """)
             guard let last, let id = UUID(uuidString: last) else { return nil }
@@ -349,11 +351,12 @@ extension ProgressStore {
             ])
     }
 
-    static func append(_ event: ReviewEvent, _ db: Database) throws {
+    /// Appends an event to the log; `merged` marks one from another device.
+    static func append(_ event: ReviewEvent, merged: Bool = false, _ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO review_event (id, kind, card_key, deck_id, card_id, grade, time_ms, day, previous, next, undoes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO review_event (id, kind, card_key, deck_id, card_id, grade, time_ms, day, previous, next, undoes, merged)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 event.id.uuidString, event.kind.rawValue, event.cardKey, event.deckID, event.cardID,
@@ -361,6 +364,7 @@ extension ProgressStore {
                 milliseconds(event.time), event.day.description,
                 String(decoding: try stateEncoder.encode(event.previous), as: UTF8.self),
                 String(decoding: try stateEncoder.encode(event.next), as: UTF8.self), event.undoes?.uuidString,
+                merged,
             ])
     }
 

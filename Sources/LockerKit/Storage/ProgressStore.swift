@@ -190,6 +190,7 @@ public final class ProgressStore: Sendable {
         // - the scheduling setting; a store that has reviews keeps the SM-2 without steps that
         //   made its states, until an app chooses otherwise;
         // - an undo per device: two devices may undo the same review;
+        // - which reviews came from another device: "undo last" takes back this device's own;
         // - which fields a checklist event sets, so a tick and a note made apart both survive;
         // - a charter log, begun with the charters there are.
         migrator.registerMigration("v3-scheduling-and-merging") { db in
@@ -204,6 +205,7 @@ public final class ProgressStore: Sendable {
                     DROP INDEX review_event_undoes;
                     CREATE INDEX review_event_undoes ON review_event (undoes) WHERE undoes IS NOT NULL;
                     CREATE INDEX review_event_order ON review_event (card_key, time_ms, id);
+                    ALTER TABLE review_event ADD COLUMN merged INTEGER NOT NULL DEFAULT 0;
                     ALTER TABLE checklist_event ADD COLUMN sets TEXT NOT NULL DEFAULT 'both'
                         CHECK (sets IN ('state', 'note', 'both'));
                     CREATE INDEX checklist_event_item ON checklist_event (charter_id, checklist_id, item_id, time_ms);
