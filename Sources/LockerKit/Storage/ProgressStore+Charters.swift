@@ -99,7 +99,8 @@ extension ProgressStore {
 
     /// Sets a charter's row to what its events give, in the order they count (by time, then ID):
     /// the fields of the latest create or update, archived from the first archive not undone, and
-    /// gone, with its runs, once deleted on any device.
+    /// gone, with its runs, once deleted on any device. A charter stored only now takes up the
+    /// item events made in it that came before it (merged from a device that had it first).
     ///
     /// - Returns: the charter, and whether it was stored before.
     static func refoldCharter(_ id: UUID, _ db: Database) throws -> (charter: Charter?, existed: Bool) {
@@ -151,6 +152,16 @@ extension ProgressStore {
                 charter.location, charter.yachtName, charter.charterCompany, charter.notes,
                 milliseconds(charter.createdAt), charter.archivedAt.map(milliseconds),
             ])
+        if !existed {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT DISTINCT checklist_id, item_id FROM checklist_event WHERE charter_id = ?",
+                arguments: [id.uuidString])
+            {
+                try refoldItem(
+                    charterID: id, checklistID: try row.decode(String.self, forColumn: "checklist_id"),
+                    itemID: try row.decode(String.self, forColumn: "item_id"), db)
+            }
+        }
         return (charter, existed)
     }
 

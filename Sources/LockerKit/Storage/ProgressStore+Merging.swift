@@ -132,20 +132,7 @@ extension ProgressStore {
                 }
             }
             for charterID in charters.sorted(by: { $0.uuidString < $1.uuidString }) {
-                let (charter, existed) = try Self.refoldCharter(charterID, db)
-                // A charter that arrives after ticks made in it takes them up.
-                if charter != nil, !existed {
-                    for row in try Row.fetchAll(
-                        db, sql: "SELECT DISTINCT checklist_id, item_id FROM checklist_event WHERE charter_id = ?",
-                        arguments: [charterID.uuidString])
-                    {
-                        items.insert(
-                            ItemKey(
-                                charterID: charterID,
-                                checklistID: try row.decode(String.self, forColumn: "checklist_id"),
-                                itemID: try row.decode(String.self, forColumn: "item_id")))
-                    }
-                }
+                _ = try Self.refoldCharter(charterID, db)
             }
             for item in items where try Self.charter(id: item.charterID, db) != nil {
                 try Self.refoldItem(charterID: item.charterID, checklistID: item.checklistID, itemID: item.itemID, db)
