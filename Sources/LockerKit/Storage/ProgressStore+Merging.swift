@@ -7,8 +7,9 @@ import GRDB
 /// arrived in, so merging is idempotent, commutative and associative: devices that have
 /// exchanged the same events hold the same states.
 ///
-/// - **Cards**: a card's reviews that stand (not undone on any device) are replayed in the
-///   order they count (by time, then event ID) under the store's ``Scheduling``.
+/// - **Cards**: a card's reviews that stand (not undone on any device by an undo of that card)
+///   are replayed in the order they count (by time, then event ID) under the store's
+///   ``Scheduling``.
 /// - **Checklist items**: each field is the last written. An item's state and its note are
 ///   set by the latest event (by time, then event ID) that set that field; a tick on one phone
 ///   and a note on another both survive. `changedAt` is the moment the state last took a
@@ -89,8 +90,11 @@ extension ProgressStore {
     @discardableResult
     public func merge(_ events: some Sequence<ProgressEvent>) throws(ProgressStoreError) -> MergeReport {
         let events = Array(events)
+        let batch = Dictionary(events.map { ($0.id, $0.change) }, uniquingKeysWith: { first, _ in first })
         for event in events {
-            if let reason = Self.problem(with: event) { throw .invalidEvent(id: event.id.uuidString, reason: reason) }
+            if let reason = Self.problem(with: event, among: batch) {
+                throw .invalidEvent(id: event.id.uuidString, reason: reason)
+            }
         }
         return try write { db in
             var report = MergeReport()
@@ -173,13 +177,14 @@ extension ProgressStore {
             case .item, .charter: break
             }
         }
-        // Undos already here may be of reviews only now arriving.
+        // Undos already here may be of reviews only now arriving (an undo of this card's: one
+        // that names a review of another card takes nothing back).
         let addedIDs = added.map(\.id.uuidString)
         if !addedIDs.isEmpty {
             let marks = Array(repeating: "?", count: addedIDs.count).joined(separator: ", ")
             for text in try String.fetchAll(
-                db, sql: "SELECT undoes FROM review_event WHERE undoes IN (\(marks))",
-                arguments: StatementArguments(addedIDs))
+                db, sql: "SELECT undoes FROM review_event WHERE card_key = ? AND undoes IN (\(marks))",
+                arguments: StatementArguments([cardKey] + addedIDs))
             {
                 if let id = UUID(uuidString: text) { undone.insert(id) }
             }
@@ -216,16 +221,24 @@ extension ProgressStore {
     static let eventDays = LocalDay(ordinal: 0)...LocalDay(ordinal: 376_199)
 
     /// Why an event from another device cannot be merged, or `nil`.
-    static func problem(with event: ProgressEvent) -> String? {
+    ///
+    /// - Parameter batch: the changes of the events merged with it, by ID: an undo of a review
+    ///   that comes with it must be of its card, as of one already stored.
+    static func problem(with event: ProgressEvent, among batch: [UUID: ProgressEvent.Change] = [:]) -> String? {
         func empty(_ fields: [(String, String)]) -> String? {
             fields.first { $0.1.isEmpty }.map { "its \($0.0) is empty" }
         }
         guard eventTimes.contains(Milliseconds.of(event.time)) else { return "its time is not from 1970 to 2999" }
         switch event.change {
-        case .review(let cardKey, let deckID, let cardID, _, let day),
-            .undo(_, let cardKey, let deckID, let cardID, _, let day):
+        case .review(let cardKey, let deckID, let cardID, _, let day):
             guard eventDays.contains(day) else { return "its day \(day) is not from 1970 to 2999" }
             return empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)])
+        case .undo(let review, let cardKey, let deckID, let cardID, _, let day):
+            guard eventDays.contains(day) else { return "its day \(day) is not from 1970 to 2999" }
+            if let problem = empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)]) { return problem }
+            guard let target = batch[review] else { return nil }
+            if case .review(cardKey, _, _, _, _) = target { return nil }
+            return "it undoes \(review), which is not a review of this card"
         case .item(let change):
             if let note = change.note, note.count > CharterDraft.maximumNotesLength {
                 return "its note is longer than \(CharterDraft.maximumNotesLength) characters"

@@ -89,7 +89,7 @@ extension ProgressStore {
                 sql: """
                     SELECT id FROM review_event r
                     WHERE kind = 'review' AND merged = 0
-                        AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id)
+                        AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id AND u.card_key = r.card_key)
                     ORDER BY seq DESC LIMIT 1
                     """)
             guard let last, let id = UUID(uuidString: last) else { return nil }
@@ -219,7 +219,8 @@ extension ProgressStore {
             db,
             sql: """
                 SELECT id, deck_id, card_id, grade, time_ms, day FROM review_event r
-                WHERE card_key = ? AND kind = 'review' AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id)
+                WHERE card_key = ? AND kind = 'review'
+                    AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id AND u.card_key = r.card_key)
                 ORDER BY time_ms, id
                 """, arguments: [cardKey]
         ).map(answer)
@@ -260,7 +261,8 @@ extension ProgressStore {
             db,
             sql: """
                 SELECT card_key, id, deck_id, card_id, grade, time_ms, day FROM review_event r
-                WHERE kind = 'review' AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id)
+                WHERE kind = 'review'
+                    AND NOT EXISTS (SELECT 1 FROM review_event u WHERE u.undoes = r.id AND u.card_key = r.card_key)
                 ORDER BY card_key, time_ms, id
                 """)
         var count = 0
