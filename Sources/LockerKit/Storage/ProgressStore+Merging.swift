@@ -89,7 +89,9 @@ extension ProgressStore {
     /// ``ProgressStoreError/invalidEvent(id:reason:)`` and nothing is merged.
     @discardableResult
     public func merge(_ events: some Sequence<ProgressEvent>) throws(ProgressStoreError) -> MergeReport {
-        let events = Array(events)
+        // Times count to the millisecond, as they are stored and read back, even one set finer
+        // after the event was made.
+        let events = events.map { ProgressEvent(id: $0.id, time: $0.time, change: $0.change) }
         let batch = Dictionary(events.map { ($0.id, $0.change) }, uniquingKeysWith: { first, _ in first })
         for event in events {
             if let reason = Self.problem(with: event, among: batch) {
