@@ -911,13 +911,13 @@ final class MergeSimulation {
         try M.sync(a, b)
         let second = try b.review(card, grade: .again, at: M.time(60), boundary: F.utc)
         #expect(M.ms(second.time) == M.ms(first.time) + 1)
-        // The day is the one of the device's own clock.
-        #expect(second.day == F.day0)
+        // The day is the device's own, but never before the card's last review.
+        #expect(second.day == F.day0.adding(days: 1))
         try M.sync(a, b)
         let s = Scheduling.classicSM2
         let expected = s.review(
             s.review(.new, grade: .good, at: first.time, on: F.day0.adding(days: 1)), grade: .again, at: second.time,
-            on: F.day0)
+            on: F.day0.adding(days: 1))
         #expect(try a.cardStates() == [card.key: expected])
         #expect(try b.cardStates() == [card.key: expected])
 

@@ -68,4 +68,46 @@ import Testing
         #expect(try phone.cardStates().keys.sorted() == [cards[1].key])
         #expect(try phone.undoLastReview(at: F.time(F.day0, hour: 15), boundary: F.utc) == nil)
     }
+
+    @Test func aCharterChangeRetriedWithItsEventIDIsLoggedOnce() throws {
+        typealias F = ReviewFixtures
+        let store = try ProgressStore.inMemory()
+        let charter = try store.createCharter(CharterDraft(name: "Split", startDate: F.day0), at: F.time(F.day0))
+        let edit = UUID()
+        var draft = charter.draft
+        draft.name = "Split, June"
+        try store.updateCharter(id: charter.id, with: draft, at: F.time(F.day0, hour: 13), eventID: edit)
+        draft.name = "Split, July"
+        let retried = try store.updateCharter(id: charter.id, with: draft, at: F.time(F.day0, hour: 14), eventID: edit)
+        #expect(retried.name == "Split, June", "the retry changes nothing")
+        let delete = UUID()
+        try store.deleteCharter(id: charter.id, eventID: delete)
+        try store.deleteCharter(id: charter.id, eventID: delete)
+        #expect(try store.events().events.count == 3)
+        #expect(throws: ProgressStoreError.noCharter(id: charter.id.uuidString)) {
+            try store.deleteCharter(id: charter.id)
+        }
+    }
+
+    @Test func aMergedNoteIsTrimmedAsALocalOneIs() throws {
+        typealias F = ReviewFixtures
+        let store = try ProgressStore.inMemory()
+        let charter = try store.createCharter(CharterDraft(name: "Split", startDate: F.day0), at: F.time(F.day0))
+        let note = ProgressEvent(
+            id: UUID(), time: F.time(F.day0, hour: 13),
+            change: .item(
+                .init(
+                    charterID: charter.id, checklistID: "check-in", itemID: "oil", state: nil, setsNote: true,
+                    note: "  Low  ")))
+        let blank = ProgressEvent(
+            id: UUID(), time: F.time(F.day0, hour: 14),
+            change: .item(
+                .init(
+                    charterID: charter.id, checklistID: "check-in", itemID: "belt", state: .checked, setsNote: true,
+                    note: " ")))
+        try store.merge([note, blank])
+        let records = try store.itemRecords(charterID: charter.id, checklistID: "check-in")
+        #expect(records["oil"]?.note == "Low")
+        #expect(records["belt"] == ItemRecord(state: .checked, changedAt: F.time(F.day0, hour: 14), note: nil))
+    }
 }

@@ -12,7 +12,7 @@ extension ProgressStore {
         return try write { db in
             if let existing = try Self.charter(id: id, db) { return existing }
             try Self.appendCharterEvent(id: UUID(), charterID: id, action: .create(draft), time: charter.createdAt, db)
-            guard let stored = try Self.refoldCharter(id, db).charter else {
+            guard let stored = try Self.refoldCharter(id, db) else {
                 throw ProgressStoreError.database(reason: "charter \(id) was deleted; make a new one")
             }
             return stored
@@ -20,38 +20,57 @@ extension ProgressStore {
     }
 
     /// Replaces a charter's editable fields.
+    ///
+    /// Like the other changes of a charter, it is logged with `eventID`: repeating it with the
+    /// same ID changes nothing.
     /// - Throws: ``CharterValidationErrors``, or ``ProgressStoreError/noCharter(id:)``.
     @discardableResult
-    public func updateCharter(id: UUID, with draft: CharterDraft, at time: Date = Date()) throws -> Charter {
+    public func updateCharter(id: UUID, with draft: CharterDraft, at time: Date = Date(), eventID: UUID = UUID())
+        throws -> Charter
+    {
         let problems = draft.problems
         guard problems.isEmpty else { throw CharterValidationErrors(problems: problems) }
-        return try charterChange(id: id, action: .update(draft), at: time)
+        return try stored(id, after: try charterChange(id: id, action: .update(draft), at: time, eventID: eventID))
     }
 
     /// Archives a charter: it stays, with its checklist runs, but is never active. Archiving an
     /// archived charter changes nothing.
     @discardableResult
-    public func archiveCharter(id: UUID, at time: Date) throws(ProgressStoreError) -> Charter {
-        try charterChange(id: id, action: .archive, at: time)
+    public func archiveCharter(id: UUID, at time: Date, eventID: UUID = UUID()) throws(ProgressStoreError) -> Charter {
+        try stored(id, after: try charterChange(id: id, action: .archive, at: time, eventID: eventID))
     }
 
     /// Brings an archived charter back.
     @discardableResult
-    public func unarchiveCharter(id: UUID, at time: Date = Date()) throws(ProgressStoreError) -> Charter {
-        try charterChange(id: id, action: .unarchive, at: time)
+    public func unarchiveCharter(id: UUID, at time: Date = Date(), eventID: UUID = UUID())
+        throws(ProgressStoreError) -> Charter
+    {
+        try stored(id, after: try charterChange(id: id, action: .unarchive, at: time, eventID: eventID))
     }
 
     /// Deletes a charter and its checklist runs (the checklist event log keeps its history).
-    public func deleteCharter(id: UUID, at time: Date = Date()) throws(ProgressStoreError) {
-        _ = try charterChange(id: id, action: .delete, at: time)
+    public func deleteCharter(id: UUID, at time: Date = Date(), eventID: UUID = UUID()) throws(ProgressStoreError) {
+        _ = try charterChange(id: id, action: .delete, at: time, eventID: eventID)
     }
 
-    /// Logs a change of a stored charter and applies it; archiving an archived charter, or
-    /// bringing back one that is not, logs nothing.
-    private func charterChange(id: UUID, action: ProgressEvent.CharterAction, at time: Date)
-        throws(ProgressStoreError) -> Charter
+    private func stored(_ id: UUID, after charter: Charter?) throws(ProgressStoreError) -> Charter {
+        guard let charter else { throw .noCharter(id: id.uuidString) }
+        return charter
+    }
+
+    /// Logs a change of a stored charter and applies it, returning the charter after it (`nil`
+    /// once deleted). Archiving an archived charter, or bringing back one that is not, logs
+    /// nothing; a change whose `eventID` is logged already returns the charter as it is.
+    private func charterChange(id: UUID, action: ProgressEvent.CharterAction, at time: Date, eventID: UUID)
+        throws(ProgressStoreError) -> Charter?
     {
         try write { db in
+            if try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM charter_event WHERE id = ?)", arguments: [eventID.uuidString])
+                == true
+            {
+                return try Self.charter(id: id, db)
+            }
             guard let stored = try Self.charter(id: id, db) else {
                 throw ProgressStoreError.noCharter(id: id.uuidString)
             }
@@ -61,8 +80,8 @@ extension ProgressStore {
             }
             let stamp = try Self.stamp(
                 time, after: "SELECT MAX(time_ms) FROM charter_event WHERE charter_id = ?", [id.uuidString], db)
-            try Self.appendCharterEvent(id: UUID(), charterID: id, action: action, time: stamp, db)
-            return try Self.refoldCharter(id, db).charter ?? stored
+            try Self.appendCharterEvent(id: eventID, charterID: id, action: action, time: stamp, db)
+            return try Self.refoldCharter(id, db)
         }
     }
 
@@ -102,8 +121,9 @@ extension ProgressStore {
     /// gone, with its runs, once deleted on any device. A charter stored only now takes up the
     /// item events made in it that came before it (merged from a device that had it first).
     ///
-    /// - Returns: the charter, and whether it was stored before.
-    static func refoldCharter(_ id: UUID, _ db: Database) throws -> (charter: Charter?, existed: Bool) {
+    /// - Returns: the charter; `nil` when it is not made yet, or deleted.
+    @discardableResult
+    static func refoldCharter(_ id: UUID, _ db: Database) throws -> Charter? {
         let existed = try charter(id: id, db) != nil
         var createdAt: Date?
         var draft: CharterDraft?
@@ -132,7 +152,7 @@ extension ProgressStore {
         }
         guard !deleted, let createdAt, let draft else {
             try db.execute(sql: "DELETE FROM charter WHERE id = ?", arguments: [id.uuidString])
-            return (nil, existed)
+            return nil
         }
         guard let charter = try? draft.validated(id: id, createdAt: createdAt, archivedAt: archivedAt) else {
             throw ProgressStoreError.corrupt(reason: "the fields of charter \(id) are not valid")
@@ -162,7 +182,7 @@ extension ProgressStore {
                     itemID: try row.decode(String.self, forColumn: "item_id"), db)
             }
         }
-        return (charter, existed)
+        return charter
     }
 
     static func charter(id: UUID, _ db: Database) throws -> Charter? {

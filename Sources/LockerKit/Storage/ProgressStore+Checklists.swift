@@ -133,13 +133,13 @@ extension ProgressStore {
         "SELECT MAX(time_ms) FROM checklist_event WHERE charter_id = ? AND checklist_id = ? AND item_id = ?"
 
     /// What an event does to an item's record: a state that differs is set, with the moment; a
-    /// note set replaces the note.
+    /// note set replaces the note (trimmed; an empty one removes it, as on this device).
     static func apply(_ change: ProgressEvent.ItemChange, at time: Date, to record: inout ItemRecord) {
         if let state = change.state, state != record.state {
             record.state = state
             record.changedAt = time
         }
-        if change.setsNote { record.note = change.note }
+        if change.setsNote { record.note = clean(change.note) }
     }
 
     static func saveRecord(_ record: ItemRecord, charterID: UUID, checklistID: String, itemID: String, _ db: Database)

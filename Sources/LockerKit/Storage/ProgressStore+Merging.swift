@@ -100,7 +100,7 @@ extension ProgressStore {
         }
         return try write { db in
             var report = MergeReport()
-            var seen: Set<UUID> = []
+            var seen: Set<String> = []  // table and ID: IDs are unique per log
             var charters: Set<UUID> = []
             var items: Set<ItemKey> = []
             var reviews: [String: [ProgressEvent]] = [:]
@@ -111,7 +111,7 @@ extension ProgressStore {
                     case .item: "checklist_event"
                     case .charter: "charter_event"
                     }
-                guard seen.insert(event.id).inserted,
+                guard seen.insert(table + " " + event.id.uuidString).inserted,
                     try Bool.fetchOne(
                         db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)",
                         arguments: [event.id.uuidString]) == false
@@ -237,7 +237,9 @@ extension ProgressStore {
             return empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)])
         case .undo(let review, let cardKey, let deckID, let cardID, _, let day):
             guard eventDays.contains(day) else { return "its day \(day) is not from 1970 to 2999" }
-            if let problem = empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)]) { return problem }
+            if let problem = empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)]) {
+                return problem
+            }
             guard let target = batch[review] else { return nil }
             if case .review(cardKey, _, _, _, _) = target { return nil }
             return "it undoes \(review), which is not a review of this card"

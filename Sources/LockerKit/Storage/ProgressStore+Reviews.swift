@@ -35,7 +35,7 @@ extension ProgressStore {
         _ card: ReviewCard, grade: Grade, at time: Date, boundary: DayBoundary = DayBoundary(),
         eventID: UUID = UUID()
     ) throws(ProgressStoreError) -> ReviewEvent {
-        let day = boundary.day(of: time)
+        let today = boundary.day(of: time)
         return try write { db in
             if let existing = try Self.reviewEvent(id: eventID, db) {
                 guard existing.kind == .review else {
@@ -46,6 +46,9 @@ extension ProgressStore {
             let stamp = try Self.stamp(
                 time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [card.key], db)
             let previous = try Self.storedState(of: card.key, db)
+            // Never a day before the card's last review, which another device may have made
+            // with its clock ahead: days between reviews do not go negative.
+            let day = max(today, previous.lastReviewed ?? today)
             let next = try Self.scheduling(db).review(previous, grade: grade, at: stamp, on: day)
             let event = ReviewEvent(
                 id: eventID, kind: .review, cardKey: card.key, deckID: card.deckID, cardID: card.card.id, grade: grade,
