@@ -49,7 +49,7 @@ struct InteractiveReview {
             grading: while true {
                 switch terminal.readKey() {
                 case .character(let key) where ("1"..."4").contains(key):
-                    if let grade = ReviewSession.grade(String(key)) { _ = try session.grade(grade) }
+                    if let grade = ReviewSession.grade(String(key)) { _ = try session.grade(grade, of: card) }
                     break grading
                 case .character("u"):
                     if try session.undo() == nil { message = "Nothing to undo in this sitting." }
@@ -67,7 +67,9 @@ struct InteractiveReview {
     private func summary(of session: ReviewSession) throws -> String {
         var counts: [Grade: Int] = [:]
         for (_, event) in session.done { counts[event.grade, default: 0] += 1 }
-        var text = "Reviewed \(session.done.count) card\(session.done.count == 1 ? "" : "s")"
+        let cards = Set(session.done.map(\.card.key)).count
+        var text = "Reviewed \(cards) card\(cards == 1 ? "" : "s")"
+        if session.done.count != cards { text += " (\(session.done.count) answers)" }
         if !session.done.isEmpty {
             text += ": " + Grade.allCases.map { "\($0.name) \(counts[$0] ?? 0)" }.joined(separator: ", ")
         }
@@ -83,8 +85,12 @@ struct InteractiveReview {
     }
 
     private func nothingToday() throws -> String {
-        var text = "Nothing to review today (\(session.options.day))."
+        var text = "Nothing to review now (\(session.options.day))."
         if queue.newHeldBack > 0 { text += " \(queue.newHeldBack) new cards wait for the next days (--new-limit)." }
+        if let next = queue.later.first {
+            text +=
+                " \(queue.later.count) card\(queue.later.count == 1 ? "" : "s") in learning come back from \(Self.clock(next.dueTime))."
+        }
         return text + "\n" + (try upcoming())
     }
 

@@ -94,8 +94,10 @@ struct ReviewSession {
     var left: Int { pending.count + later.count }
     var total: Int { left + done.count }
 
-    mutating func grade(_ grade: Grade) throws -> ReviewEvent? {
-        guard let card = current else { return nil }
+    /// Grades `card`, the one shown (by default the current one: a card back from its steps may
+    /// become current while another is on the screen).
+    mutating func grade(_ grade: Grade, of shown: ReviewCard? = nil) throws -> ReviewEvent? {
+        guard let card = shown ?? current else { return nil }
         let event = try store.review(card, grade: grade, at: options.now, boundary: options.progress.boundary)
         take(card)
         comeBack(card, event.next)

@@ -8,7 +8,9 @@ struct SchedulingOptions: ParsableArguments {
     @Option(help: "The scheduler: sm2 or fsrs. Switching replays the review log; nothing is lost.")
     var scheduler: Scheduling.Algorithm?
 
-    @Option(help: ArgumentHelp("A new card's learning steps: '1m,10m', '30s,5m,1h', or 'none'.", valueName: "steps"))
+    @Option(
+        help: ArgumentHelp(
+            "A new card's learning steps, each up to a day: '1m,10m', '30s,5m,1h', or 'none'.", valueName: "steps"))
     var steps: StepList?
 
     @Option(help: ArgumentHelp("A forgotten card's relearning steps: '10m', or 'none'.", valueName: "steps"))
@@ -76,7 +78,8 @@ struct StepList: ExpressibleByArgument {
         for part in text.split(separator: ",") {
             let part = part.trimmingCharacters(in: .whitespaces)
             guard let unit = part.last, let value = Int(part.dropLast()), value > 0,
-                let scale = ["s": 1, "m": 60, "h": 3600, "d": 86_400][String(unit)]
+                let scale = ["s": 1, "m": 60, "h": 3600, "d": 86_400][String(unit)],
+                value <= Scheduling.maximumStep / scale
             else { return nil }
             seconds.append(value * scale)
         }

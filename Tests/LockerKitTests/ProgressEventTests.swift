@@ -110,4 +110,15 @@ import Testing
         #expect(records["oil"]?.note == "Low")
         #expect(records["belt"] == ItemRecord(state: .checked, changedAt: F.time(F.day0, hour: 14), note: nil))
     }
+
+    @Test func aNoteTooLongForOtherDevicesIsRefusedHere() throws {
+        typealias F = ReviewFixtures
+        let store = try ProgressStore.inMemory()
+        let charter = try store.createCharter(CharterDraft(name: "Split", startDate: F.day0), at: F.time(F.day0))
+        let long = String(repeating: "n", count: CharterDraft.maximumNotesLength + 1)
+        #expect(throws: ProgressStoreError.noteTooLong(limit: CharterDraft.maximumNotesLength)) {
+            try store.setNote(long, on: "oil", charterID: charter.id, checklistID: "daily", at: F.time(F.day0))
+        }
+        #expect(try store.events().events.count == 1, "only the charter")
+    }
 }

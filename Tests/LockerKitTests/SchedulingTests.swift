@@ -107,6 +107,11 @@ import Testing
         #expect(FSRS(maximumInterval: 10).interval(for: 1_000) == 10)
         #expect(FSRS(parameters: [1, 2]).problems == ["FSRS needs 21 parameters, not 2"])
         #expect(FSRS(desiredRetention: 0.5).problems.count == 1)
+        // Settings out of range do not trap: the weights fall back, the interval is capped.
+        let short = FSRS(parameters: Array(FSRS.defaultParameters.prefix(19)))
+        #expect(short.next(nil, grade: .good, elapsedDays: 0) == FSRS().next(nil, grade: .good, elapsedDays: 0))
+        #expect(FSRS(maximumInterval: .max).interval(for: 1e30) == 36_500)
+        #expect(FSRS(maximumInterval: 0).interval(for: 100) == 1)
     }
 
     // MARK: - Previews
@@ -236,5 +241,71 @@ import Testing
         try other.merge(try old.events().events)
         #expect(try other.charters(includingArchived: true) == charters)
         #expect(try other.cardStates() == states)
+    }
+
+    /// The previous version stamped every change of a `--today` session at noon, so a tick and
+    /// its undoing could share a millisecond: the migration moves the later one on, and another
+    /// device that merges the log sees the state this one shows.
+    @Test func eventsThatShareAMillisecondKeepTheOrderTheyWereWrittenIn() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/progress-v2.sqlite")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("progress.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        // As the v2 store wrote them: checked, then unchecked, both at noon.
+        let trip = "CE37379F-BE7C-4CF5-BC93-D2A6DBD84818"
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("INSERT INTO checklist_run VALUES (?, 'check-in')", (sys.argv[2],))
+            db.execute("INSERT INTO checklist_item VALUES (?, 'check-in', 'oil', 'unchecked', 1780315200000, NULL)", (sys.argv[2],))
+            for id, state in (("E0000000-0000-0000-0000-00000000000F", "checked"), ("E0000000-0000-0000-0000-000000000001", "unchecked")):
+                db.execute("INSERT INTO checklist_event (id, charter_id, checklist_id, item_id, state, note, time_ms) VALUES (?, ?, 'check-in', 'oil', ?, NULL, 1780315200000)", (id, sys.argv[2], state))
+            db.commit()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path, trip]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+
+        let store = try ProgressStore(path: path)
+        let charterID = try #require(UUID(uuidString: trip))
+        #expect(try store.itemRecords(charterID: charterID, checklistID: "check-in")["oil"]?.state == .unchecked)
+        let items = try store.events().events.filter { if case .item = $0.change { true } else { false } }
+        #expect(items.map { $0.time.timeIntervalSince1970 } == [1_780_315_200, 1_780_315_200.001])
+        let other = try ProgressStore.inMemory()
+        try other.merge(try store.events().events)
+        #expect(
+            try other.itemRecords(charterID: charterID, checklistID: "check-in")
+                == store.itemRecords(charterID: charterID, checklistID: "check-in"))
+    }
+
+    /// A damaged file is reported, not trusted: a learning step below zero would index out of
+    /// the steps, an interval near Int.max would overflow the next.
+    @Test(arguments: ["step = -1", "interval = 9223372036854775807", "ease = -5", "reviews = 9223372036854775807"])
+    func aDamagedCardIsReportedNotScheduled(damage: String) throws {
+        let temp = try TemporaryStore(scheduling: Scheduling())
+        defer { temp.remove() }
+        let card = ReviewCard.all(in: [F.deck("flags", count: 1)])[0]
+        try temp.store.review(card, grade: .again, at: Self.noon, boundary: F.utc)
+        let script =
+            "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute('UPDATE card SET ' + sys.argv[2])\ndb.commit()"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, temp.path, damage]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let store = try ProgressStore(path: temp.path)
+        #expect(throws: ProgressStoreError.corrupt(reason: "card \(card.key) is not valid")) {
+            try store.previews(for: card, at: Self.noon.addingTimeInterval(60), boundary: F.utc)
+        }
+        #expect(throws: ProgressStoreError.self) {
+            try store.review(card, grade: .hard, at: Self.noon.addingTimeInterval(60), boundary: F.utc)
+        }
     }
 }

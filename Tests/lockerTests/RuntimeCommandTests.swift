@@ -156,6 +156,9 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("the desired retention is 0.5, not from 0.7 to 0.99"), "\(bad.stderr)")
         #expect(try store.scheduling().algorithm == .sm2, "a refused setting changes nothing")
+        let huge = try LockerRun(
+            ["review", "flags"] + common + ["--steps", "999999999999999999d"], in: workspace.root, stdin: "")
+        #expect(huge.status == 2, "\(huge.stderr)")
     }
 
     @Test func aLineThatIsNotAGradeStopsWithItsLineNumber() throws {

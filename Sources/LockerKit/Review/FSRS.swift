@@ -63,7 +63,10 @@ public struct FSRS: Sendable, Hashable, Codable {
         return problems
     }
 
-    private var w: [Double] { parameters }
+    // Settings out of range (see `problems`) never trap: weights of another count fall back to
+    // the defaults, and the maximum interval to 1–36,500 days. The store refuses them first.
+    private var w: [Double] { parameters.count == Self.defaultParameters.count ? parameters : Self.defaultParameters }
+    private var longest: Int { min(max(maximumInterval, 1), SM2.maximumInterval) }
     private var decay: Double { -w[20] }
     private var factor: Double { pow(0.9, 1 / decay) - 1 }
 
@@ -113,9 +116,9 @@ public struct FSRS: Sendable, Hashable, Codable {
     /// The interval, in whole days, at which recall falls to the desired retention.
     public func interval(for stability: Double) -> Int {
         let days = (stability / factor) * (pow(desiredRetention, 1 / decay) - 1)
-        guard days.isFinite else { return maximumInterval }
+        guard days.isFinite else { return longest }
         let rounded = days.rounded(.toNearestOrEven)  // Python's round()
-        return Int(min(max(rounded, 1), Double(maximumInterval)))
+        return Int(min(max(rounded, 1), Double(longest)))
     }
 
     private func initialDifficulty(_ rating: Int) -> Double {

@@ -56,3 +56,7 @@ public enum SM2 {
         return next
     }
 }
+
+/// SM-2's former name.
+@available(*, deprecated, renamed: "SM2")
+public typealias Scheduler = SM2

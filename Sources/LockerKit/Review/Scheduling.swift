@@ -57,8 +57,8 @@ public struct Scheduling: Sendable, Hashable, Codable {
         where steps.contains(where: { !(1...Self.maximumStep).contains($0) }) {
             problems.append("\(name) steps must be from 1 second to 1 day")
         }
-        if algorithm == .fsrs { problems += fsrs.problems }
-        return problems
+        // FSRS's settings are checked under SM-2 too: they are kept, for a switch later.
+        return problems + fsrs.problems
     }
 
     // MARK: - Reviewing
@@ -127,13 +127,14 @@ public struct Scheduling: Sendable, Hashable, Codable {
     /// graduates to days. The reference's rules: `hard` on the first step waits 1.5 times it, or
     /// halfway to the second.
     private static func step(_ steps: [Int], at step: Int, grade: Grade) -> (step: Int?, wait: Double?) {
+        let step = max(0, step)
         if steps.isEmpty || (step >= steps.count && grade != .again) { return (nil, nil) }
         switch grade {
         case .again:
             return (0, Double(steps[0]))
         case .hard:
             if step == 0 {
-                return (0, steps.count == 1 ? Double(steps[0]) * 1.5 : Double(steps[0] + steps[1]) / 2.0)
+                return (0, steps.count == 1 ? Double(steps[0]) * 1.5 : (Double(steps[0]) + Double(steps[1])) / 2.0)
             }
             return (step, Double(steps[step]))
         case .good:

@@ -100,7 +100,10 @@ extension ProgressStore {
         _ itemID: String, state: ItemState?, note: String??, charterID: UUID, checklistID: String, at time: Date,
         eventID: UUID
     ) throws(ProgressStoreError) -> ItemRecord {
-        try write { db in
+        if let note = note ?? nil, note.count > CharterDraft.maximumNotesLength {
+            throw .noteTooLong(limit: CharterDraft.maximumNotesLength)
+        }
+        return try write { db in
             let key: [any DatabaseValueConvertible] = [charterID.uuidString, checklistID]
             let stored = try Self.records(charterID: charterID, checklistID: checklistID, itemID: itemID, db)
             if try Bool.fetchOne(

@@ -85,16 +85,15 @@ extension ProgressStore {
     /// touch to what all their events give, in one transaction.
     ///
     /// Events come from other devices, so they are checked first: an event that cannot be right
-    /// (a charter without a name, an undo of another card's review, an empty ID) throws
+    /// (a charter without a name, an empty ID, a time outside 1970–2999) throws
     /// ``ProgressStoreError/invalidEvent(id:reason:)`` and nothing is merged.
     @discardableResult
     public func merge(_ events: some Sequence<ProgressEvent>) throws(ProgressStoreError) -> MergeReport {
         // Times count to the millisecond, as they are stored and read back, even one set finer
         // after the event was made.
         let events = events.map { ProgressEvent(id: $0.id, time: $0.time, change: $0.change) }
-        let batch = Dictionary(events.map { ($0.id, $0.change) }, uniquingKeysWith: { first, _ in first })
         for event in events {
-            if let reason = Self.problem(with: event, among: batch) {
+            if let reason = Self.problem(with: event) {
                 throw .invalidEvent(id: event.id.uuidString, reason: reason)
             }
         }
@@ -171,11 +170,9 @@ extension ProgressStore {
                 added.append(
                     Answer(id: event.id, deckID: deckID, cardID: cardID, grade: grade, time: event.time, day: day))
             case .undo(let review, _, _, _, _, _):
+                // One that names a review of another card is kept and takes nothing back, in any
+                // order of arrival, so every device accepts the same events.
                 undone.insert(review)
-                if let target = try reviewEvent(id: review, db), target.cardKey != cardKey || target.kind != .review {
-                    throw ProgressStoreError.invalidEvent(
-                        id: event.id.uuidString, reason: "it undoes \(review), which is not a review of this card")
-                }
             case .item, .charter: break
             }
         }
@@ -222,11 +219,9 @@ extension ProgressStore {
     /// The days a review may count for: a due day thousands of years on would not read back.
     static let eventDays = LocalDay(ordinal: 0)...LocalDay(ordinal: 376_199)
 
-    /// Why an event from another device cannot be merged, or `nil`.
-    ///
-    /// - Parameter batch: the changes of the events merged with it, by ID: an undo of a review
-    ///   that comes with it must be of its card, as of one already stored.
-    static func problem(with event: ProgressEvent, among batch: [UUID: ProgressEvent.Change] = [:]) -> String? {
+    /// Why an event from another device cannot be merged, or `nil`. Only what no device could
+    /// have written is refused: a refusal blocks every batch the event comes in.
+    static func problem(with event: ProgressEvent) -> String? {
         func empty(_ fields: [(String, String)]) -> String? {
             fields.first { $0.1.isEmpty }.map { "its \($0.0) is empty" }
         }
@@ -235,15 +230,11 @@ extension ProgressStore {
         case .review(let cardKey, let deckID, let cardID, _, let day):
             guard eventDays.contains(day) else { return "its day \(day) is not from 1970 to 2999" }
             return empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)])
-        case .undo(let review, let cardKey, let deckID, let cardID, _, let day):
+        case .undo(_, let cardKey, let deckID, let cardID, _, let day):
             guard eventDays.contains(day) else { return "its day \(day) is not from 1970 to 2999" }
-            if let problem = empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)]) {
-                return problem
-            }
-            guard let target = batch[review] else { return nil }
-            if case .review(cardKey, _, _, _, _) = target { return nil }
-            return "it undoes \(review), which is not a review of this card"
+            return empty([("card key", cardKey), ("deck ID", deckID), ("card ID", cardID)])
         case .item(let change):
+            if change.state == nil, !change.setsNote { return "it sets neither a state nor a note" }
             if let note = change.note, note.count > CharterDraft.maximumNotesLength {
                 return "its note is longer than \(CharterDraft.maximumNotesLength) characters"
             }

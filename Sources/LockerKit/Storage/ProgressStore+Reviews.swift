@@ -35,20 +35,14 @@ extension ProgressStore {
         _ card: ReviewCard, grade: Grade, at time: Date, boundary: DayBoundary = DayBoundary(),
         eventID: UUID = UUID()
     ) throws(ProgressStoreError) -> ReviewEvent {
-        let today = boundary.day(of: time)
-        return try write { db in
+        try write { db in
             if let existing = try Self.reviewEvent(id: eventID, db) {
                 guard existing.kind == .review else {
                     throw ProgressStoreError.database(reason: "event \(eventID) is an undo, not a review")
                 }
                 return existing
             }
-            let stamp = try Self.stamp(
-                time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [card.key], db)
-            let previous = try Self.storedState(of: card.key, db)
-            // Never a day before the card's last review, which another device may have made
-            // with its clock ahead: days between reviews do not go negative.
-            let day = max(today, previous.lastReviewed ?? today)
+            let (stamp, day, previous) = try Self.answering(card.key, at: time, boundary: boundary, db)
             let next = try Self.scheduling(db).review(previous, grade: grade, at: stamp, on: day)
             let event = ReviewEvent(
                 id: eventID, kind: .review, cardKey: card.key, deckID: card.deckID, cardID: card.card.id, grade: grade,
@@ -159,9 +153,9 @@ extension ProgressStore {
     public func previews(for card: ReviewCard, at time: Date, boundary: DayBoundary = DayBoundary())
         throws(ProgressStoreError) -> [IntervalPreview]
     {
-        let day = boundary.day(of: time)
-        return try read { db in
-            try Self.scheduling(db).previews(of: try Self.storedState(of: card.key, db), at: time, on: day)
+        try read { db in
+            let (stamp, day, previous) = try Self.answering(card.key, at: time, boundary: boundary, db)
+            return try Self.scheduling(db).previews(of: previous, at: stamp, on: day)
         }
     }
 
@@ -290,13 +284,27 @@ extension ProgressStore {
     }
 
     /// `time` as stored, or a millisecond after the latest time `sql` finds, when that is later:
-    /// an event is stamped after every event of the same thing this device has seen.
+    /// an event is stamped after every event of the same thing this device has seen. Kept within
+    /// the times `merge` accepts (1970–2999), so no event this device writes is refused elsewhere.
     static func stamp(_ time: Date, after sql: String, _ arguments: StatementArguments, _ db: Database) throws -> Date {
-        let stored = Milliseconds.of(time)
-        guard let latest = try Int64.fetchOne(db, sql: sql, arguments: arguments), latest >= stored else {
-            return Milliseconds.date(stored)
+        var stored = Milliseconds.of(time)
+        if let latest = try Int64.fetchOne(db, sql: sql, arguments: arguments), latest >= stored {
+            stored = latest < Int64.max ? latest + 1 : latest
         }
-        return Milliseconds.date(latest < Int64.max ? latest + 1 : latest)
+        return Milliseconds.date(min(max(stored, eventTimes.lowerBound), eventTimes.upperBound))
+    }
+
+    /// The moment and day an answer of `key` given at `time` is recorded with, and the card's
+    /// state before it: what `review` saves and `previews` shows.
+    static func answering(_ key: String, at time: Date, boundary: DayBoundary, _ db: Database) throws -> (
+        stamp: Date, day: LocalDay, previous: CardState
+    ) {
+        let stamp = try stamp(time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [key], db)
+        let previous = try storedState(of: key, db)
+        // Never a day before the card's last review, which another device may have made
+        // with its clock ahead: days between reviews do not go negative.
+        let today = boundary.day(of: time)
+        return (stamp, max(today, previous.lastReviewed ?? today), previous)
     }
 
     // MARK: - Rows
@@ -319,7 +327,7 @@ extension ProgressStore {
             }
             return phase
         }
-        return CardState(
+        let state = CardState(
             repetitions: try row.decode(Int.self, forColumn: "repetitions"),
             ease: try row.decode(Int.self, forColumn: "ease"),
             interval: try row.decode(Int.self, forColumn: "interval"),
@@ -332,6 +340,18 @@ extension ProgressStore {
             dueTime: try row.decode(Int64?.self, forColumn: "due_ms").map(Milliseconds.date),
             stability: try row.decode(Double?.self, forColumn: "stability"),
             difficulty: try row.decode(Double?.self, forColumn: "difficulty"))
+        // Numbers no schedule makes would overflow the next one: the file was edited or damaged.
+        let counts = 0...1_000_000_000
+        guard counts.contains(state.repetitions), counts.contains(state.reviews), counts.contains(state.lapses),
+            (0...10_000_000).contains(state.ease), (0...SM2.maximumInterval).contains(state.interval),
+            state.step.map({ (0...1_000).contains($0) }) ?? true,
+            state.stability.map({ $0.isFinite && $0 >= 0 }) ?? true,
+            state.difficulty.map(\.isFinite) ?? true
+        else {
+            throw ProgressStoreError.corrupt(
+                reason: "card \(try row.decode(String.self, forColumn: "key")) is not valid")
+        }
+        return state
     }
 
     static func save(_ state: CardState, for key: String, deckID: String, cardID: String, _ db: Database) throws {

@@ -223,10 +223,21 @@ public final class ProgressStore: Sendable {
                     CREATE TRIGGER charter_event_no_delete BEFORE DELETE ON charter_event
                         BEGIN SELECT RAISE(ABORT, 'charter_event is append-only'); END;
                     """)
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM review_event)") == true {
-                try db.execute(
-                    sql: "INSERT INTO setting (key, value) VALUES ('scheduling', ?)",
-                    arguments: [try json(Scheduling.classicSM2)])
+            // Saved in every store, so a later default does not change a store's schedule.
+            let reviewed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM review_event)") == true
+            try db.execute(
+                sql: "INSERT INTO setting (key, value) VALUES ('scheduling', ?)",
+                arguments: [try json(reviewed ? Scheduling.classicSM2 : Scheduling())])
+            // Events were ordered by when they were written; now by their times. Where a card's or
+            // an item's times tie or go back (`--today` stamps every change at noon; a clock set
+            // back), they are moved on by a millisecond each, so the order stays the one written.
+            // What those events give is then stored again (a state's `changedAt`).
+            for key in try restamp("review_event", by: ["card_key"], db) {
+                try refold(cardKey: key[0], scheduling: try scheduling(db), db)
+            }
+            for key in try restamp("checklist_event", by: ["charter_id", "checklist_id", "item_id"], db) {
+                guard let charterID = UUID(uuidString: key[0]), try charter(id: charterID, db) != nil else { continue }
+                try refoldItem(charterID: charterID, checklistID: key[1], itemID: key[2], db)
             }
             for charter in try Row.fetchAll(db, sql: "SELECT * FROM charter").map(charter) {
                 try appendCharterEvent(
@@ -237,6 +248,37 @@ public final class ProgressStore: Sendable {
             }
         }
         return migrator
+    }
+
+    /// Gives each group's events strictly rising times in the order they were written (`seq`),
+    /// with the log's no-update trigger lifted for the migration; returns the groups it changed.
+    private static func restamp(_ table: String, by columns: [String], _ db: Database) throws -> Set<[String]> {
+        var latest: [[String]: Int64] = [:]
+        var moves: [(seq: Int64, time: Int64)] = []
+        var moved: Set<[String]> = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT seq, time_ms, \(columns.joined(separator: ", ")) FROM \(table) ORDER BY seq")
+        while let row = try rows.next() {
+            let key = try columns.map { try row.decode(String.self, forColumn: $0) }
+            var time = try row.decode(Int64.self, forColumn: "time_ms")
+            if let last = latest[key], time <= last, last < Int64.max {
+                time = last + 1
+                moves.append((try row.decode(Int64.self, forColumn: "seq"), time))
+                moved.insert(key)
+            }
+            latest[key] = time
+        }
+        guard !moves.isEmpty else { return [] }
+        try db.execute(sql: "DROP TRIGGER \(table)_no_update")
+        for move in moves {
+            try db.execute(sql: "UPDATE \(table) SET time_ms = ? WHERE seq = ?", arguments: [move.time, move.seq])
+        }
+        try db.execute(
+            sql: """
+                CREATE TRIGGER \(table)_no_update BEFORE UPDATE ON \(table)
+                    BEGIN SELECT RAISE(ABORT, '\(table) is append-only'); END;
+                """)
+        return moved
     }
 
     // MARK: - Helpers

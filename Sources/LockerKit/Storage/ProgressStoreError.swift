@@ -14,6 +14,9 @@ public enum ProgressStoreError: Error, Sendable, Equatable, CustomStringConverti
     case invalidScheduling(problems: [String])
     /// An event given to ``ProgressStore/merge(_:)`` that cannot be right: nothing was merged.
     case invalidEvent(id: String, reason: String)
+    /// A checklist item's note longer than ``CharterDraft/maximumNotesLength`` characters: other
+    /// devices would refuse it.
+    case noteTooLong(limit: Int)
 
     public var description: String {
         switch self {
@@ -24,6 +27,7 @@ public enum ProgressStoreError: Error, Sendable, Equatable, CustomStringConverti
         case .noCharter(let id): "no charter with ID \(id)"
         case .invalidScheduling(let problems): "scheduling: " + problems.joined(separator: "; ")
         case .invalidEvent(let id, let reason): "event \(id): \(reason); nothing was merged"
+        case .noteTooLong(let limit): "a note is longer than \(limit) characters"
         }
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// One change to a sailor's progress as it travels between devices: what
 /// ``ProgressStore/events(since:)`` gives and ``ProgressStore/merge(_:)`` takes.
 ///
-/// Its JSON is flat and stable: `{"id", "timeMs", "type", …}` with the fields of the type, so an
-/// app can carry events over CloudKit, a file or any transport, and a device on another version
-/// can read them.
+/// Its JSON is flat: `{"id", "timeMs", "type", …}` with the fields of the type, so an app can
+/// carry events over CloudKit, a file or any transport. Fields a reader does not know are
+/// ignored; a type it does not know does not decode.
 public struct ProgressEvent: Sendable, Hashable, Codable {
     /// The event's ID: the same event merged twice counts once.
     public var id: UUID
