@@ -135,7 +135,7 @@ extension ProgressStore {
         for row in rows {
             let time = date(milliseconds: try row.decode(Int64.self, forColumn: "time_ms"))
             let fields = try row.decode(String?.self, forColumn: "fields")
-            let decoded = try fields.map { try? JSONDecoder().decode(CharterDraft.self, from: Data($0.utf8)) }
+            let decoded = fields.map { try? JSONDecoder().decode(CharterDraft.self, from: Data($0.utf8)) }
             guard
                 let action = ProgressEvent.CharterAction(
                     name: try row.decode(String.self, forColumn: "action"), draft: decoded ?? nil)
