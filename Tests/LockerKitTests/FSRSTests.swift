@@ -1,5 +1,6 @@
 import Foundation
 import LockerKit
+import LockerTestSupport
 import Testing
 
 /// FSRS against its reference implementation, the `fsrs` package on PyPI, pinned in
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func agreesWithTheReferenceOnRandomHistories() throws {
-        var random = HistoryRandom(seed: 0x5EED_F5A5)
+        var random = SplitMix64(seed: 0x5EED_F5A5)
         let histories = (0..<Self.histories).map { _ in Self.history(&random) }
         let expected = try Self.reference(histories)
         try #require(expected.count == histories.count)
@@ -89,7 +90,7 @@ import Testing
 
     /// Grades weighted as learners give them, with every grade present; times that go back
     /// neither in days nor in the time of day.
-    static func history(_ random: inout HistoryRandom) -> History {
+    static func history(_ random: inout SplitMix64) -> History {
         let stepChoices: [[Int]] = [[], [60], [60, 600], [30, 300, 3600], [600]]
         let relearningChoices: [[Int]] = [[], [600], [300, 1200]]
         let retention = [0.8, 0.85, 0.9, 0.9, 0.95, 0.97][Int(random.next() % 6)]
@@ -163,20 +164,5 @@ import Testing
         let answer = try JSONDecoder().decode(Answer.self, from: output)
         try #require(answer.version == referenceVersion, "the reference is fsrs \(answer.version)")
         return answer.results
-    }
-}
-
-/// SplitMix64: a small seeded generator, so a failing history can be made again.
-struct HistoryRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LockerKit
+import LockerTestSupport
 import Testing
 
 /// Learning and relearning steps around SM-2 and FSRS, previews, the day's queue with cards in
@@ -175,7 +176,7 @@ import Testing
         #expect(try store.scheduling() == .classicSM2)
         let deck = F.deck("flags", count: 4)
         let cards = ReviewCard.all(in: [deck])
-        var random = HistoryRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for day in 0..<40 {
             for card in cards where random.next() % 3 == 0 {
                 let grade = Grade(rawValue: Int(random.next() % 4)) ?? .good
@@ -216,13 +217,8 @@ import Testing
 
         // Written by the store of schema v2 (`locker review` and `locker charter` before steps
         // and FSRS): reviews of sound-signals over three days, and two charters, one archived.
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/progress-v2.sqlite")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-v2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, path) = try Self.copyOfV2Store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("progress.sqlite").path
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
 
         let old = try ProgressStore(path: path)
         #expect(try old.integrityCheck() == ["ok"])
@@ -247,13 +243,8 @@ import Testing
     /// its undoing could share a millisecond: the migration moves the later one on, and another
     /// device that merges the log sees the state this one shows.
     @Test func eventsThatShareAMillisecondKeepTheOrderTheyWereWrittenIn() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/progress-v2.sqlite")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-v2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, path) = try Self.copyOfV2Store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("progress.sqlite").path
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         // As the v2 store wrote them: checked, then unchecked, both at noon.
         let trip = "CE37379F-BE7C-4CF5-BC93-D2A6DBD84818"
         let script = """
@@ -265,12 +256,7 @@ import Testing
                 db.execute("INSERT INTO checklist_event (id, charter_id, checklist_id, item_id, state, note, time_ms) VALUES (?, ?, 'check-in', 'oil', ?, NULL, 1780315200000)", (id, sys.argv[2], state))
             db.commit()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path, trip]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try PythonReference.run(script, arguments: [path, trip], package: "python3's sqlite3")
 
         let store = try ProgressStore(path: path)
         let charterID = try #require(UUID(uuidString: trip))
@@ -294,12 +280,7 @@ import Testing
         try temp.store.review(card, grade: .again, at: Self.noon, boundary: F.utc)
         let script =
             "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute('UPDATE card SET ' + sys.argv[2])\ndb.commit()"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, temp.path, damage]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try PythonReference.run(script, arguments: [temp.path, damage], package: "python3's sqlite3")
         let store = try ProgressStore(path: temp.path)
         #expect(throws: ProgressStoreError.corrupt(reason: "card \(card.key) is not valid")) {
             try store.previews(for: card, at: Self.noon.addingTimeInterval(60), boundary: F.utc)
@@ -307,5 +288,16 @@ import Testing
         #expect(throws: ProgressStoreError.self) {
             try store.review(card, grade: .hard, at: Self.noon.addingTimeInterval(60), boundary: F.utc)
         }
+    }
+
+    /// A copy of `Fixtures/progress-v2.sqlite` in a folder of its own, and the copy's path.
+    static func copyOfV2Store() throws -> (folder: URL, path: String) {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/progress-v2.sqlite")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locker-v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("progress.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        return (folder, path)
     }
 }

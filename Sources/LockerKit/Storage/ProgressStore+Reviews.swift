@@ -105,7 +105,7 @@ extension ProgressStore {
         let current = try storedState(of: review.cardKey, db)
         let next = replay(answers.dropLast(), try scheduling(db))
         let stamp = try stamp(
-            time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [review.cardKey], db)
+            time, after: latestReviewEvent, [review.cardKey], db)
         let undo = ReviewEvent(
             id: eventID, kind: .undo, cardKey: review.cardKey, deckID: review.deckID, cardID: review.cardID,
             grade: review.grade, time: stamp, day: day, previous: current, next: next, undoes: review.id)
@@ -294,12 +294,14 @@ extension ProgressStore {
         return Milliseconds.date(min(max(stored, eventTimes.lowerBound), eventTimes.upperBound))
     }
 
+    static let latestReviewEvent = "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?"
+
     /// The moment and day an answer of `key` given at `time` is recorded with, and the card's
     /// state before it: what `review` saves and `previews` shows.
     static func answering(_ key: String, at time: Date, boundary: DayBoundary, _ db: Database) throws -> (
         stamp: Date, day: LocalDay, previous: CardState
     ) {
-        let stamp = try stamp(time, after: "SELECT MAX(time_ms) FROM review_event WHERE card_key = ?", [key], db)
+        let stamp = try stamp(time, after: latestReviewEvent, [key], db)
         let previous = try storedState(of: key, db)
         // Never a day before the card's last review, which another device may have made
         // with its clock ahead: days between reviews do not go negative.

@@ -16,10 +16,15 @@ enum PythonReference {
         let inputFile = folder.appendingPathComponent("input")
         let outputFile = folder.appendingPathComponent("output")
         try input.write(to: inputFile)
+        try run(script, arguments: [inputFile.path, outputFile.path], package: package)
+        return try Data(contentsOf: outputFile)
+    }
 
+    /// Runs `script` with `arguments`, and requires it to succeed.
+    static func run(_ script: String, arguments: [String], package: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, inputFile.path, outputFile.path]
+        process.arguments = ["python3", "-c", script] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -33,6 +38,5 @@ enum PythonReference {
             .build/tools/bin first on PATH, as `make test` does.
             \(messages)
             """)
-        return try Data(contentsOf: outputFile)
     }
 }
