@@ -47,12 +47,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The site's default templates, compiled into the binary so `locker` needs no files beside it.
+        // The site's default templates and the starter vault, compiled into the binary so `locker`
+        // needs no files beside it.
         .target(
             name: "LockerTemplates",
             path: "templates",
-            sources: ["DefaultTemplates.swift"],
-            resources: [.embedInCode("site")],
+            sources: ["DefaultTemplates.swift", "StarterTemplates.swift"],
+            // site/: the site's templates; starter/: the vault `locker init` writes.
+            resources: [.embedInCode("site"), .embedInCode("starter")],
             swiftSettings: swiftSettings
         ),
         .target(

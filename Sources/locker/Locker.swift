@@ -35,8 +35,10 @@ struct Locker: ParsableCommand {
             Docs: docs/content-format.md (writing notes), docs/bundle-format.md (reading bundles), \
             docs/runtime.md (LockerKit and the runtime commands).
             """,
+        version: LockerVersion.description,
         subcommands: [
-            Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self, CharterCommand.self,
+            Init.self, Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self,
+            CharterCommand.self,
             ChecklistCommand.self, ProgressCommand.self, Sync.self, SearchCommand.self, OpenCommand.self,
         ])
 
@@ -85,8 +87,16 @@ struct Locker: ParsableCommand {
 
 /// Options shared by the commands that read a vault.
 struct VaultOptions: ParsableArguments {
-    @Argument(help: "The vault folder.", completion: .directory)
-    var vault: String = "content"
+    @Argument(
+        help: "The vault folder. Default: the current folder when it holds locker.yml, else content.",
+        completion: .directory)
+    var folder: String?
+
+    /// The vault folder as given, else the current folder when it is a vault, else `content`.
+    var vault: String {
+        if let folder { return folder }
+        return FileManager.default.fileExists(atPath: "locker.yml") ? "." : "content"
+    }
 
     @Flag(help: "Treat warnings as errors: a link to a note not written yet, a skipped heading level, ….")
     var strict = false
