@@ -132,7 +132,8 @@ let package = Package(
         ),
         .testTarget(
             name: "lockerTests",
-            dependencies: ["locker", "LockerKit", "LockerTestSupport"],
+            // Yams: the CI workflow `locker init` writes is read as YAML.
+            dependencies: ["locker", "LockerKit", "LockerTestSupport", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
