@@ -9,7 +9,7 @@ SWIFT ?= swift
 # libcurl's development files: a release build (`--static-swift-stdlib`) links FoundationNetworking,
 # which `locker sync` uses, into the program, and with it `-lcurl`.
 BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev pkg-config git
-TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv nginx-light
+TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv nginx-light sqlite3
 SEARCH_PACKAGES := python3 python3-venv
 BENCH_PACKAGES := hugo gcc python3
 TOOLS := .build/tools
