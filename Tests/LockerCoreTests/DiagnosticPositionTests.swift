@@ -27,7 +27,25 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .linkBrokenBlock, severity: .warning,
             files: ["target.md": "text ^real\n", "note.md": "> quoted 1️⃣[[target#^nope]]\n"]),
-        PositionCase(code: .linkOutsideVault, severity: .error, files: ["note.md": "1️⃣[[../../etc/passwd]]\n"]),
+        // What Locker would read above the vault's root: an embed, an image.
+        PositionCase(code: .linkOutsideVault, severity: .error, files: ["note.md": "1️⃣![[../../etc/passwd]]\n"]),
+        PositionCase(code: .linkOutsideVault, severity: .error, files: ["note.md": "Text\n\n1️⃣![[../boat.png]]\n"]),
+        PositionCase(
+            code: .linkOutsideVault, severity: .error, file: "a/note.md",
+            files: ["a/note.md": "See 1️⃣![notes](../../x.md)\n"]),
+        PositionCase(
+            code: .linkOutsideVault, severity: .error,
+            files: ["note.md": "| a |\n|---|\n| 1️⃣![[../other]] |\n"]),
+        // A link there reads nothing: a warning, the link kept as its text.
+        PositionCase(code: .linkLeavesVault, severity: .warning, files: ["note.md": "1️⃣[[../../etc/passwd]]\n"]),
+        PositionCase(
+            code: .linkLeavesVault, severity: .warning,
+            files: ["note.md": "Feeding the 1️⃣[`colregs-mcp`](../colregs-mcp) server.\n"]),
+        PositionCase(
+            code: .linkLeavesVault, severity: .warning, file: "docs/note.md",
+            files: ["docs/note.md": "- the 1️⃣[manual](../../manual.pdf)\n"]),
+        PositionCase(
+            code: .linkLeavesVault, severity: .warning, files: ["note.md": "Read 1️⃣[[../manual.pdf|the manual]]\n"]),
         PositionCase(
             code: .linkUnsafeURL, severity: .warning, files: ["note.md": "Click 1️⃣[here](javascript:alert(1)).\n"]),
         PositionCase(code: .linkEmpty, severity: .warning, files: ["note.md": "Empty 1️⃣[[]] link\n"]),

@@ -54,7 +54,9 @@ import Testing
     /// Obsidian's rule for a name several notes share: an exact vault path, then the linking
     /// note's folder (an ancestor counts for nothing), then the shortest path, then UTF-8 order.
     @Test func resolvesAmbiguousNamesAsObsidianDoes() throws {
-        let notes = ["a/b/x.md": "deep", "zzzz/x.md": "z", "zzzz/deep/note.md": "[[x]] [[b/x]]", "a/b/note.md": "[[x]]"]
+        let notes = [
+            "a/b/x.md": "deep", "zzzz/x.md": "z", "zzzz/deep/note.md": "[[x]] [[b/x]]", "a/b/note.md": "[[x]]",
+        ]
         // The note at the vault path `x` wins over all, even one beside the linking note.
         let rooted = notes.merging(["x.md": "root"]) { $1 }
         #expect(try targets(of: "a/b/note.md", in: rooted).targets == ["guide/x"])
@@ -132,6 +134,39 @@ import Testing
                 "https://example.org/x", "mailto:crew@example.org", "guide/docs/other", "guide/top-note#part-two",
             ])
         #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+    }
+
+    /// A repository's README links to a folder beside the vault: neither an app nor the site's
+    /// host holds it, so the link is its text, in the bundle and on the page, with a warning that
+    /// `--strict` fails.
+    @Test func keepsLinksLeavingTheVaultAsTheirText() throws {
+        let files = [
+            "README.md":
+                "# Vault\n\nFeeding the [`colregs-mcp`](../colregs-mcp) server, see [[../notes/Plan|the plan]].\n"
+        ]
+        let vault = try TestVault(files)
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        let warnings = compilation.diagnostics.map {
+            "\($0.position.line):\($0.position.column) \($0.severity) \($0.code)"
+        }
+        #expect(warnings == ["3:13 warning link.leaves-vault", "3:57 warning link.leaves-vault"])
+        #expect(
+            compilation.diagnostics.first?.message == "link '../colregs-mcp' leads outside the vault: kept as its text")
+        let spans: [Span] = [.text("Feeding the "), .code("colregs-mcp"), .text(" server, see the plan.")]
+        let guide = try #require(compilation.guides.first)
+        #expect(guide.blocks == [Block(.paragraph(spans))])
+        let bundled = try #require(compilation.files.first { $0.path.hasPrefix("bundles/v1/guide/en/") })
+        let json = String(decoding: bundled.data, as: UTF8.self)
+        #expect(
+            json.contains(
+                #"{"spans":[{"text":"Feeding the ","type":"text"},{"text":"colregs-mcp","type":"code"},"#
+                    + #"{"text":" server, see the plan.","type":"text"}],"type":"paragraph"}"#), "\(json)")
+        let page = try #require(compilation.files.first { $0.path == "site/guides/readme/index.html" })
+        let html = String(decoding: page.data, as: UTF8.self)
+        #expect(html.contains("Feeding the <code>colregs-mcp</code> server, see the plan."), "\(html)")
+        #expect(!html.contains("colregs-mcp\""), "no address is written for it")
+        #expect(try vault.compile(strict: true).failed)
     }
 
     @Test func expandsEmbedsOfNotesHeadingsAndBlocks() throws {

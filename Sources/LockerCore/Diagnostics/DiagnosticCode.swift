@@ -61,8 +61,11 @@ extension DiagnosticCode {
     public static let linkBrokenHeading = DiagnosticCode(rawValue: "link.broken-heading")
     /// A link names a block ID the target does not have.
     public static let linkBrokenBlock = DiagnosticCode(rawValue: "link.broken-block")
-    /// A link or embed would leave the vault.
+    /// An embed or image, something Locker would read, names a path above the vault's root.
     public static let linkOutsideVault = DiagnosticCode(rawValue: "link.outside-vault")
+    /// A link (not an embed) names a path above the vault's root: it reads nothing, and is kept
+    /// as its text.
+    public static let linkLeavesVault = DiagnosticCode(rawValue: "link.leaves-vault")
     /// A link with a scheme apps must not open (`javascript:`, `data:`, …).
     public static let linkUnsafeURL = DiagnosticCode(rawValue: "link.unsafe-url")
     /// An empty wikilink, `[[]]`.

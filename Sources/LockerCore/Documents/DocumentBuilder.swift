@@ -256,12 +256,15 @@ struct DocumentBuilder {
         let fileExtension = VaultPath.fileExtension(of: link.target)
         if !fileExtension.isEmpty, fileExtension != "md" {
             // A link to a file other than a note: bundles carry no such files, so it stays text.
-            if case .notFound = resolver.resolveAsset(link.target, fromPath: currentPath, relativeFirst: false) {
+            switch resolver.resolveAsset(link.target, fromPath: currentPath, relativeFirst: false) {
+            case .notFound:
                 report(resolver.unresolvedSeverity, .linkBroken, "no file named '\(link.target)'", at: link.position)
+            case .outsideVault: reportOutside(link.target, isEmbed: link.isEmbed, at: link.position)
+            case .found, .ambiguous: break
             }
             return nil
         }
-        guard let found = findNote(link.target, at: link.position) else { return nil }
+        guard let found = findNote(link.target, isEmbed: link.isEmbed, at: link.position) else { return nil }
         // A heading or block is looked for in the note's text, which anchor(for:in:at:) reads.
         let note = linkedNote(found)
         var anchor: String?
@@ -274,7 +277,7 @@ struct DocumentBuilder {
             anchor: anchor)
     }
 
-    private mutating func findNote(_ target: String, at position: SourcePosition) -> Int? {
+    private mutating func findNote(_ target: String, isEmbed: Bool, at position: SourcePosition) -> Int? {
         switch resolver.resolveNote(target, from: stack.last?.note ?? rootIndex) {
         case .found(let found): return found
         case .notFound:
@@ -292,10 +295,22 @@ struct DocumentBuilder {
                 "'\(target)' could mean several notes; linked to '\(path)' as Obsidian does (the shortest path), not \(others)",
                 at: position, hint: "write the path to be sure: [[\(VaultPath.removingExtension(path))]]")
             return chosen
-        case .outsideVault:
-            report(.error, .linkOutsideVault, "link '\(target)' leads outside the vault", at: position)
+        case .outsideVault: reportOutside(target, isEmbed: isEmbed, at: position)
         }
         return nil
+    }
+
+    /// A path above the vault's root. An embed would read it: an error. A link reads nothing, and
+    /// is kept as its text, in the bundle and on the site alike: a path relative to the vault's
+    /// folder names nothing an app holds or a web host serves.
+    private mutating func reportOutside(_ target: String, isEmbed: Bool, at position: SourcePosition) {
+        if isEmbed {
+            report(.error, .linkOutsideVault, "embed '\(target)' leads outside the vault", at: position)
+        } else {
+            report(
+                .warning, .linkLeavesVault, "link '\(target)' leads outside the vault: kept as its text", at: position,
+                hint: "apps and the site hold only the vault: link to a web address (https://…) instead")
+        }
     }
 
     /// The anchor for `#Heading`, `#H2#H3` or `#^block` in a note, reporting it when missing;
@@ -333,8 +348,20 @@ struct DocumentBuilder {
             path = String(path[..<hash])
         }
         path = VaultPath.normalize(path)
+        let fileExtension = VaultPath.fileExtension(of: path)
+        let isNote = fileExtension.isEmpty || fileExtension == "md"
+        let from = stack.last?.note ?? rootIndex
+        // Named as written: a sibling of the vault's folder (`../other-project`) is common in a
+        // repository's README.
+        if isNote
+            ? resolver.resolveNote(path, from: from) == .outsideVault
+            : resolver.resolveAsset(path, fromPath: currentPath, relativeFirst: false) == .outsideVault
+        {
+            reportOutside(destination, isEmbed: false, at: position)
+            return nil
+        }
         if path.contains("/"), !path.hasPrefix("/"), !path.hasPrefix("."),
-            case .found = resolver.resolveNote("./" + path, from: stack.last?.note ?? rootIndex)
+            case .found = resolver.resolveNote("./" + path, from: from)
         {
             // Relative to the note, as in plain markdown; otherwise from the vault root, as Obsidian writes them.
             path = "./" + path
@@ -342,8 +369,7 @@ struct DocumentBuilder {
         let link = WikiLink(
             target: path, fragment: fragment.map { $0.replacingOccurrences(of: "-", with: " ") }, display: nil,
             isEmbed: false, position: position)
-        let fileExtension = VaultPath.fileExtension(of: path)
-        if !fileExtension.isEmpty, fileExtension != "md" {
+        if !isNote {
             report(
                 .warning, .embedUnsupported, "links to files other than notes are not carried: '\(destination)'",
                 at: position)
@@ -398,7 +424,7 @@ struct DocumentBuilder {
 
     /// Expands `![[Note]]`, `![[Note#Heading]]` or `![[Note#^block]]`; nil when it cannot.
     private mutating func embed(_ link: WikiLink) -> Block.Content? {
-        guard let found = findNote(link.target, at: link.position) else { return nil }
+        guard let found = findNote(link.target, isEmbed: true, at: link.position) else { return nil }
         let key = EmbedKey(note: found, fragment: link.fragment)
         let isRootSite = stack.count == 1
         if stack.contains(key)
