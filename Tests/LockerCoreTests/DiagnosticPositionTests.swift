@@ -113,6 +113,10 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .configUnknownKey, severity: .warning, file: "locker.yml",
             files: ["note.md": "x", "locker.yml": "title: T\n1️⃣colour: blue\n"]),
+        // Settings a folder's name suggests: at the top of locker.yml, the file to edit.
+        PositionCase(
+            code: .configKindFolder, severity: .note, file: "locker.yml",
+            files: ["Checklists/engine.md": "## Before\n\n- Oil\n", "locker.yml": "1️⃣title: T\n"]),
         PositionCase(code: .fileEmpty, severity: .warning, files: ["note.md": "1️⃣\n"]),
         // Checklists.
         PositionCase(

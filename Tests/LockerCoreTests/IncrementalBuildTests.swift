@@ -340,6 +340,52 @@ import Testing
         #expect(Self.differences(compilation, try Self.clean(vault)).isEmpty)
     }
 
+    /// A folder named for checklists is pointed out from the vault's shape, whatever the record
+    /// kept: when it appears by a rename, while its guides are kept unread, once `kinds` maps it
+    /// (and its notes become checklists), and not once it is renamed away.
+    @Test func aFolderNamedForAKindIsPointedOutAsACleanBuildDoes() throws {
+        let vault = try TestVault([
+            "a.md": "# A\n\nSee [[engine]].\n",
+            "procedures/engine.md": "# Engine\n\n## Before\n\n- [ ] Oil ^oil\n",
+            "procedures/fire.md": "# Fire\n\n## Now\n\n- [ ] Alarm ^alarm\n",
+        ])
+        defer { vault.remove() }
+        let builds = MemoryBuilds()
+        func pointedOut(_ compilation: Compilation) -> [String] {
+            compilation.diagnostics.filter { $0.code == .configKindFolder }.map(\.message)
+        }
+        func rename(_ from: String, _ to: String) throws {
+            try FileManager.default.moveItem(
+                at: vault.root.appendingPathComponent(from), to: vault.root.appendingPathComponent(to))
+        }
+        let pointed = ["Checklists/ is named for checklists, but 2 notes in it are built as guides"]
+        #expect(pointedOut(try Self.rebuild(vault, builds).0) == [])
+
+        try rename("procedures", "Checklists")
+        let renamed = try Self.rebuild(vault, builds).0
+        #expect(pointedOut(renamed) == pointed)
+        #expect(Self.differences(renamed, try Self.clean(vault)).isEmpty)
+
+        try vault.write("a.md", Data("# A\n\nSee [[fire]].\n".utf8))
+        let kept = try Self.rebuild(vault, builds).0
+        #expect(kept.keptGuides == ["checklists/engine", "checklists/fire"])
+        #expect(pointedOut(kept) == pointed)
+        #expect(Self.differences(kept, try Self.clean(vault)).isEmpty)
+
+        try vault.write("locker.yml", Data("kinds: {Checklists: checklist}\n".utf8))
+        let mapped = try Self.rebuild(vault, builds).0
+        #expect(pointedOut(mapped) == [])
+        #expect(mapped.checklists.map(\.id) == ["checklists/engine", "checklists/fire"])
+        #expect(Self.differences(mapped, try Self.clean(vault)).isEmpty)
+
+        try FileManager.default.removeItem(at: vault.root.appendingPathComponent("locker.yml"))
+        try rename("Checklists", "procedures")
+        let away = try Self.rebuild(vault, builds).0
+        #expect(pointedOut(away) == [])
+        #expect(away.checklists.isEmpty)
+        #expect(Self.differences(away, try Self.clean(vault)).isEmpty)
+    }
+
     @Test func aTemplateChangeRendersEveryPageAgain() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }

@@ -154,6 +154,28 @@ import Testing
         #expect(try page("guides/night/lights/lights/") { status, _ in status == 404 }.0 == 404)
     }
 
+    /// A folder renamed to a name that says checklists is pointed out by the build the rename
+    /// starts, as `locker build` would.
+    @Test func aFolderRenamedForAKindIsPointedOutByTheNextBuild() throws {
+        let workspace = try Workspace(["procedures/fire.md": "# Fire\n\n1. Raise the alarm.\n"])
+        defer { workspace.remove() }
+        let server = try Server(vault: "vault", in: workspace.root)
+        defer { if server.process.isRunning { _ = server.stop() } }
+        let vault = workspace.root.appendingPathComponent("vault")
+        try FileManager.default.moveItem(
+            at: vault.appendingPathComponent("procedures"), to: vault.appendingPathComponent("checklists"))
+        var status = 0
+        for _ in 0..<100 where status != 200 {
+            Thread.sleep(forTimeInterval: 0.1)
+            status = try Self.get(server.address.appendingPathComponent("guides/checklists/fire/")).0
+        }
+        #expect(status == 200)
+        let log = server.stop()
+        let note =
+            "vault/locker.yml:1:1: note: checklists/ is named for checklists, but 1 note in it is built as a guide [config.kind-folder]"
+        #expect(log.components(separatedBy: note).count == 2, "once, after the rename: \(log)")
+    }
+
     @Test func badUsageExitsWithTwoBeforeServing() throws {
         let workspace = try Workspace(["a.md": "Hello.\n"])
         defer { workspace.remove() }

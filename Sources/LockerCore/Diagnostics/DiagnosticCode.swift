@@ -31,6 +31,9 @@ extension DiagnosticCode {
     public static let configInvalid = DiagnosticCode(rawValue: "config.invalid")
     /// `locker.yml` has a key Locker does not know.
     public static let configUnknownKey = DiagnosticCode(rawValue: "config.unknown-key")
+    /// A folder named for checklists or a deck holds notes built as guides, in a vault whose
+    /// `locker.yml` has no `kinds`: the note says how to map it.
+    public static let configKindFolder = DiagnosticCode(rawValue: "config.kind-folder")
 
     // Frontmatter
     /// The frontmatter opens with `---` but never closes.

@@ -19,15 +19,16 @@ struct IndexedVault: Sendable {
 }
 
 extension Compiler {
-    /// The index stage: decks gather their notes, the vault's shape is worked out, and documents
-    /// must not share an ID. Nil when the previous build's `record` no longer fits the vault's
+    /// The index stage: decks gather their notes, folders named for a kind that hold guides are
+    /// pointed out (``KindFolders``), the vault's shape is worked out, and documents must not
+    /// share an ID. Nil when the previous build's `record` no longer fits the vault's
     /// shape while the parse kept notes unread from it: the compile starts again without it.
     func index(
         _ notes: consuming [ParsedNote], assets: [VaultFile], settings: Settings, record: NoteRecord?,
         loader: NoteLoader?, sink: some OutputSink
     ) -> IndexedVault? {
         let catalog = DeckCatalog(notes: &notes, config: settings.config)
-        var diagnostics = catalog.diagnostics
+        var diagnostics = catalog.diagnostics + KindFolders.suggestions(for: notes, config: settings.config)
         // A guide held in outline that joined a deck below a folder note is one of the deck's
         // notes now: read whole, with what its body has wrong.
         if let loader {

@@ -17,6 +17,9 @@ public struct VaultConfig: Sendable, Hashable {
     public var kinds: [String: ContentKind] = [:]
     /// Where each folder of ``kinds`` is named in `locker.yml`.
     var kindPositions: [String: SourcePosition] = [:]
+    /// Whether `locker.yml` has a `kinds` key, even an empty one: then the author chose every
+    /// folder's kind, and folders named for a kind are not pointed out (``KindFolders``).
+    var declaresKinds = false
     /// The app's URL scheme, for deep links `<scheme>://content/<kind>/<uuid>`.
     public var deepLinkScheme: String?
     /// How a link to a note that does not exist yet is reported.
@@ -119,6 +122,7 @@ public struct VaultConfig: Sendable, Hashable {
             case "defaultLocale":
                 if let locale = string(value, entry.key) { explicitDefault = (locale, value) }
             case "kinds":
+                config.declaresKinds = true
                 guard case .mapping(let folders, _) = value else {
                     invalid(value, "'kinds' must map folders to kinds, e.g. 'Guides: guide'")
                     continue
