@@ -36,12 +36,14 @@ import Testing
         let line = "kinds: {Flashcards: deck, docs/checklists: checklist, Чек-листы: checklist}"
         #expect(
             notes.map(\.hint) == [
-                "to make the folder a deck, a card per note, add to locker.yml: " + line,
-                "to build them as checklists, add to locker.yml: " + line,
-                "to build it as a checklist, add to locker.yml: " + line,
+                "to make the folder a deck, a card per note, make a locker.yml holding: " + line,
+                "to build them as checklists, make a locker.yml holding: " + line,
+                "to build it as a checklist, make a locker.yml holding: " + line,
             ])
-        #expect(notes.allSatisfy { $0.severity == .note && $0.file == "locker.yml" && $0.position == .start })
-        // First in the report, before `Flashcards/Ball.md`, which sorts before `locker.yml`.
+        // Without a locker.yml, at each folder's first note: a file that exists.
+        #expect(notes.map(\.file) == ["Flashcards/Ball.md", "docs/checklists/fire.md", "Чек-листы/Отход.md"])
+        #expect(notes.allSatisfy { $0.severity == .note && $0.position == .start })
+        // First in the report, before the other problems of those notes and of `README.md`.
         #expect(compilation.diagnostics.prefix(3) == notes[...])
         #expect(!compilation.failed)
         #expect(!(try vault.compile(strict: true).failed), "a note never fails, even under --strict")
@@ -65,7 +67,7 @@ import Testing
         let vault = try TestVault(files)
         defer { vault.remove() }
         let hint = try #require(try vault.diagnostics().first { $0.code == .configKindFolder }?.hint)
-        let line = try #require(hint.components(separatedBy: "add to locker.yml: ").last)
+        let line = try #require(hint.components(separatedBy: "make a locker.yml holding: ").last)
         try vault.write("locker.yml", Data((line + "\n").utf8))
         let compilation = try vault.compile()
         #expect(!compilation.failed, "\(compilation.diagnostics.rendered)")
@@ -98,8 +100,9 @@ import Testing
         let notes = try vault.diagnostics().filter { $0.code == .configKindFolder }
         #expect(
             notes.map(\.message) == [
-                "cards/ is named for a deck, but 1 note in it is built as a guide",
+                // In the order of their first notes: `cards/Checklists/b.md`, then `cards/a.md`.
                 "cards/Checklists/ is named for checklists, but 2 notes in it are built as guides",
+                "cards/ is named for a deck, but 1 note in it is built as a guide",
             ])
         #expect(notes.first?.hint?.hasSuffix("kinds: {cards: deck, cards/Checklists: checklist}") == true)
     }

@@ -172,7 +172,7 @@ import Testing
         #expect(status == 200)
         let log = server.stop()
         let note =
-            "vault/locker.yml:1:1: note: checklists/ is named for checklists, but 1 note in it is built as a guide [config.kind-folder]"
+            "vault/checklists/fire.md:1:1: note: checklists/ is named for checklists, but 1 note in it is built as a guide [config.kind-folder]"
         #expect(log.components(separatedBy: note).count == 2, "once, after the rename: \(log)")
     }
 

@@ -20,8 +20,8 @@ import Testing
         let lines = build.stdout.split(separator: "\n").map(String.init)
         #expect(
             Array(lines.prefix(5)) == [
-                "vault/locker.yml:1:1: note: docs/checklists/ is named for checklists, but 3 notes in it are built as guides [config.kind-folder]",
-                "  hint: to build them as checklists, add to locker.yml: kinds: {docs/checklists: checklist}",
+                "vault/docs/checklists/fire.md:1:1: note: docs/checklists/ is named for checklists, but 3 notes in it are built as guides [config.kind-folder]",
+                "  hint: to build them as checklists, make a locker.yml holding: kinds: {docs/checklists: checklist}",
                 "vault/README.md:3:19: warning: link '../boat-mcp' leads outside the vault: kept as its text [link.leaves-vault]",
                 "  hint: apps and the site hold only the vault: link to a web address (https://…) instead",
                 "5 notes checked: 0 errors, 1 warning.",
@@ -37,7 +37,8 @@ import Testing
         // The note never fails a run; the warning does under --strict.
         let strict = try LockerRun(["check", "vault", "--strict"], in: workspace.root)
         #expect(strict.status == 1)
-        #expect(strict.stdout.hasPrefix("vault/locker.yml:1:1: note: docs/checklists/"), "\(strict.stdout)")
+        #expect(
+            strict.stdout.hasPrefix("vault/docs/checklists/fire.md:1:1: note: docs/checklists/"), "\(strict.stdout)")
         #expect(strict.stdout.contains("vault/README.md:3:19: error: link '../boat-mcp' leads outside the vault"))
 
         // Renamed away, and back: a rebuild over the output says what a clean build says.
@@ -52,7 +53,7 @@ import Testing
         let back = try LockerRun(["build", "vault", "--out", "out"], in: workspace.root)
         #expect(
             back.stdout.hasPrefix(
-                "vault/locker.yml:1:1: note: docs/Checklists/ is named for checklists, but 3 notes in it are built as guides"
+                "vault/docs/Checklists/fire.md:1:1: note: docs/Checklists/ is named for checklists, but 3 notes in it are built as guides"
             ), "\(back.stdout)")
     }
 }

@@ -61,14 +61,14 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         self.hint = hint
     }
 
-    /// Orders diagnostics by file, position, then code, so output is stable; `locker.yml`'s
-    /// first, as the settings change how every note reads.
+    /// Orders diagnostics by file, position, then code, so output is stable; those about the
+    /// settings first (`locker.yml`'s, and the folders named for a kind), as the settings change
+    /// how every note reads.
+    private var isAboutSettings: Bool { file == VaultConfig.fileName || code == .configKindFolder }
+
     public static func ordered(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
-        if !lhs.file.utf8.elementsEqual(rhs.file.utf8) {
-            if lhs.file == VaultConfig.fileName { return true }
-            if rhs.file == VaultConfig.fileName { return false }
-            return lhs.file.utf8Precedes(rhs.file)
-        }
+        if lhs.isAboutSettings != rhs.isAboutSettings { return lhs.isAboutSettings }
+        if !lhs.file.utf8.elementsEqual(rhs.file.utf8) { return lhs.file.utf8Precedes(rhs.file) }
         if lhs.position != rhs.position { return lhs.position < rhs.position }
         if lhs.code != rhs.code { return lhs.code.rawValue < rhs.code.rawValue }
         return lhs.message.utf8Precedes(rhs.message)

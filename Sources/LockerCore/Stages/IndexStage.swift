@@ -28,7 +28,10 @@ extension Compiler {
         loader: NoteLoader?, sink: some OutputSink
     ) -> IndexedVault? {
         let catalog = DeckCatalog(notes: &notes, config: settings.config)
-        var diagnostics = catalog.diagnostics + KindFolders.suggestions(for: notes, config: settings.config)
+        var diagnostics =
+            catalog.diagnostics
+            + KindFolders.suggestions(
+                for: notes, config: settings.config, settingsFile: settings.data != nil)
         // A guide held in outline that joined a deck below a folder note is one of the deck's
         // notes now: read whole, with what its body has wrong.
         if let loader {

@@ -24,8 +24,9 @@ enum KindFolders {
     /// One note per folder named for a kind that holds guides whose kind nothing decided (no
     /// `kind` or `type` in their frontmatter), counted in the deepest such folder around them;
     /// none when `locker.yml` has `kinds`. At `locker.yml`'s first line, which is the file to
-    /// edit, and so first in the report.
-    static func suggestions(for notes: [ParsedNote], config: VaultConfig) -> [Diagnostic] {
+    /// edit; in a vault without one, at the folder's first note, a file that exists for the
+    /// tools that show a diagnostic on its file. First in the report either way.
+    static func suggestions(for notes: [ParsedNote], config: VaultConfig, settingsFile: Bool) -> [Diagnostic] {
         guard !config.declaresKinds else { return [] }
         // Each folder's deepest named folder around it (itself included), worked out once.
         var named: [String: String?] = ["": nil]
@@ -38,11 +39,15 @@ enum KindFolders {
             return found
         }
         var counts: [String: Int] = [:]
+        var firstNotes: [String: String] = [:]
         for note in notes
         where note.kind == .guide && note.frontmatter.kind == nil
             && NoteParser.kind(forType: note.frontmatter.type) == nil
         {
-            if let folder = namedFolder(around: VaultPath.folder(of: note.path)) { counts[folder, default: 0] += 1 }
+            if let folder = namedFolder(around: VaultPath.folder(of: note.path)) {
+                counts[folder, default: 0] += 1
+                if firstNotes[folder].map({ note.path.utf8Precedes($0) }) ?? true { firstNotes[folder] = note.path }
+            }
         }
         let folders = counts.keys.sorted { $0.utf8Precedes($1) }
         let mapping = folders.compactMap { folder in
@@ -61,8 +66,10 @@ enum KindFolders {
                 ? "to make the folder a deck, a card per note"
                 : count == 1 ? "to build it as a checklist" : "to build them as checklists"
             return Diagnostic(
-                .note, .configKindFolder, "\(folder)/ is named for \(named), but \(notes)", file: VaultConfig.fileName,
-                hint: "\(goal), add to locker.yml: \(line)")
+                .note, .configKindFolder, "\(folder)/ is named for \(named), but \(notes)",
+                file: settingsFile ? VaultConfig.fileName : firstNotes[folder] ?? VaultConfig.fileName,
+                hint: settingsFile
+                    ? "\(goal), add to locker.yml: \(line)" : "\(goal), make a locker.yml holding: \(line)")
         }
     }
 
