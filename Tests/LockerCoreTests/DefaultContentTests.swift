@@ -73,7 +73,30 @@ extension DefaultContentTests {
         ("colregs-rules", "sailing-gives-way", "ru", ["9, 10 и 13", "18(b)", "18(d)(i)"], []),
         ("colregs-rules", "steady-bearing", "en", ["very large vessel or a tow", "7(d)(ii)"], []),
         ("colregs-rules", "steady-bearing", "ru", ["должна считаться существующей"], []),
-        ("colregs-rules", "action", "ru", ["Решительным"], ["Уверенным"]),
+        (
+            "colregs-rules", "action", "ru",
+            ["Решительным", "визуально или с помощью радиолокатора", "морской практике"], ["Уверенным", "крупным"]
+        ),
+        ("colregs-rules", "action", "en", ["visually or by radar", "good seamanship", "8(a)", "8(b)"], []),
+        (
+            "colregs-rules", "stand-on", "en", ["not taking appropriate action", "17(b)", "17(c)", "17(d)", "port"],
+            ["not acting"]
+        ),
+        (
+            "colregs-rules", "stand-on", "ru",
+            ["не предпринимает соответствующего действия", "17(c)", "17(d)", "влево"], []
+        ),
+        ("colregs-rules", "fog-signal-ahead", "en", ["risk of collision does not exist", "close-quarters"], []),
+        ("colregs-rules", "fog-signal-ahead", "ru", ["опасности столкновения нет", "чрезмерного сближения"], []),
+        ("day-shapes", "show-aground", "en", ["30(d)(ii)", "less than 12 metres", "30(f)"], []),
+        ("day-shapes", "show-aground", "ru", ["30(d)(ii)", "менее 12 метров", "30(f)"], []),
+        ("sound-signals", "one-short", "en", ["Rule 34(a))"], ["34(a)(i"]),
+        ("sound-signals", "two-short", "en", ["Rule 34(a))"], ["34(a)(i"]),
+        ("sound-signals", "three-short", "en", ["Rule 34(a))"], ["34(a)(i"]),
+        ("sound-signals", "one-short", "ru", ["правило 34(a))"], ["34(a)(i"]),
+        ("sound-signals", "two-short", "ru", ["правило 34(a))"], ["34(a)(i"]),
+        ("sound-signals", "three-short", "ru", ["правило 34(a))"], ["34(a)(i"]),
+        ("sound-signals", "fog-towed", "ru", [], ["если буксируется"]),
         ("colregs-rules", "motor-sailing", "ru", [], ["если двигатель, если"]),
     ]
 
