@@ -119,7 +119,7 @@ extension DefaultContentTests {
 
     /// The Russian vault uses the terms of the Russian text of the COLREGs (МППСС-72) and one word
     /// for each piece of gear: «знаки», not «фигуры», for shapes; «пассарель» for the passerelle;
-    /// «джеклайн» for jackstays, since «леера» are the guardrails.
+    /// «джеклайн» for jackstays, since «леера» are the guardrails; «заброс кормы» for prop walk.
     @Test func russianNotesUseOneTermEach() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.vault.path).filter {
             $0.hasSuffix(".ru.md")
@@ -127,7 +127,10 @@ extension DefaultContentTests {
         #expect(files.count >= 20)
         for file in files {
             let text = try String(contentsOf: Self.vault.appendingPathComponent(file), encoding: .utf8).lowercased()
-            for word in ["фигур", "сходн", "леер безопасности", "леера безопасности", "снасти выпущены", "тоерейл"] {
+            for word in [
+                "фигур", "сходн", "леер безопасности", "леера безопасности", "снасти выпущены", "тоерейл",
+                "заброс винта",
+            ] {
                 #expect(!text.contains(word), "\(file) says '\(word)'")
             }
         }
