@@ -32,7 +32,9 @@ import Testing
         for checklist in versions {
             #expect(checklist.checklistType == .checkIn)
             #expect(checklist.itemCount >= 90, "\(checklist.locale): \(checklist.itemCount) items")
-            #expect(checklist.sections.count == 7, "the seven sections of the check-in")
+            #expect(checklist.sections.count == 8, "the eight sections of the check-in")
+            let lastSection = checklist.sections.last?.subsections.flatMap(\.items).map(\.id) ?? []
+            #expect(lastSection.first == "shutdown-engine", "\(checklist.locale): the post-check shutdown comes last")
             #expect(checklist.items.filter { !$0.explicitID }.isEmpty, "every item has a written ^id")
             let guided = checklist.items.filter { !$0.guidance.isEmpty }.count
             #expect(guided * 2 >= checklist.itemCount, "\(checklist.locale): guidance on \(guided) items")
@@ -119,7 +121,8 @@ extension DefaultContentTests {
 
     /// The Russian vault uses the terms of the Russian text of the COLREGs (МППСС-72) and one word
     /// for each piece of gear: «знаки», not «фигуры», for shapes; «пассарель» for the passerelle;
-    /// «джеклайн» for jackstays, since «леера» are the guardrails; «заброс кормы» for prop walk.
+    /// «джеклайн» for jackstays, since «леера» are the guardrails; «светящийся буй» for the MOB
+    /// light; «заброс кормы» for prop walk.
     @Test func russianNotesUseOneTermEach() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.vault.path).filter {
             $0.hasSuffix(".ru.md")
@@ -129,9 +132,32 @@ extension DefaultContentTests {
             let text = try String(contentsOf: Self.vault.appendingPathComponent(file), encoding: .utf8).lowercased()
             for word in [
                 "фигур", "сходн", "леер безопасности", "леера безопасности", "снасти выпущены", "тоерейл",
-                "заброс винта",
+                "огонь «человек за бортом»", "заброс винта",
             ] {
                 #expect(!text.contains(word), "\(file) says '\(word)'")
+            }
+        }
+    }
+}
+
+extension DefaultContentTests {
+    /// English link labels are in sentence case, as English titles are: `[[x|Mooring and
+    /// departure]]`, not `[[x|Mooring and Departure]]`.
+    @Test func englishLinkLabelsAreInSentenceCase() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.vault.path).filter {
+            $0.hasSuffix(".md") && !$0.hasSuffix(".ru.md")
+        }
+        #expect(files.count >= 20)
+        // After the first word, a capital starts only an acronym (VHF) or one of these names.
+        let properNouns: Set<Substring> = ["Mediterranean"]
+        for file in files {
+            let text = try String(contentsOf: Self.vault.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: #/\[\[[^\]|]+\|([^\]]+)\]\]/#) {
+                let capitalised = match.output.1.split(separator: " ").dropFirst().filter { word in
+                    word.first?.isUppercase == true && word.contains(where: \.isLowercase)
+                        && !properNouns.contains(word)
+                }
+                #expect(capitalised.isEmpty, "\(file): [[…|\(match.output.1)]]")
             }
         }
     }
