@@ -12,8 +12,23 @@ public struct HTMLRenderer {
     var assetHref: (String) -> String
     /// Whether block IDs become `id` attributes; off inside embeds, whose IDs could repeat the page's.
     var blockAnchors = true
+    /// Whether images load lazily, as a long page wants; a flashcard shows its image at once.
+    var lazyImages = true
 
-    func render(_ blocks: [Block]) -> String {
+    /// A renderer whose links and images go where `href` and `assetHref` say: the site's pages and
+    /// assets, or (for `locker export anki`) web pages and a package's media.
+    package init(
+        href: @escaping (LinkTarget) -> String?, assetHref: @escaping (String) -> String, blockAnchors: Bool = true,
+        lazyImages: Bool = true
+    ) {
+        self.href = href
+        self.assetHref = assetHref
+        self.blockAnchors = blockAnchors
+        self.lazyImages = lazyImages
+    }
+
+    /// Blocks as HTML, one element a line.
+    package func render(_ blocks: [Block]) -> String {
         var out = ""
         for block in blocks { render(block, into: &out) }
         return out
@@ -174,13 +189,13 @@ public struct HTMLRenderer {
         var out = "<img src=\"\(Self.escape(assetHref(image.src)))\" alt=\"\(Self.escape(image.alt))\""
         if let width = image.width { out += " width=\"\(width)\"" }
         if let height = image.height { out += " height=\"\(height)\"" }
-        return out + " loading=\"lazy\" decoding=\"async\">"
+        return out + (lazyImages ? " loading=\"lazy\" decoding=\"async\">" : ">")
     }
 
     // MARK: Inline
 
     /// Spans as inline HTML.
-    func spans(_ spans: [Span]) -> String {
+    package func spans(_ spans: [Span]) -> String {
         var out = ""
         self.spans(spans, into: &out)
         return out
