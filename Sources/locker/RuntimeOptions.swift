@@ -83,14 +83,19 @@ struct BundleOptions: ParsableArguments {
     var locale: String?
 
     /// Whether the bundle folder has a manifest.
-    var hasBundle: Bool {
+    var hasBundle: Bool { Self.hasManifest(in: bundle) }
+
+    private static func hasManifest(in bundle: String) -> Bool {
         FileManager.default.fileExists(
             atPath: URL(fileURLWithPath: bundle, isDirectory: true).appendingPathComponent("manifest.json").path)
     }
 
     /// Opens and verifies the bundle.
-    func openBundle() throws -> ContentBundle {
-        guard hasBundle else {
+    func openBundle() throws -> ContentBundle { try Self.openBundle(at: bundle) }
+
+    /// Opens and verifies the bundle in the folder `bundle`.
+    static func openBundle(at bundle: String) throws -> ContentBundle {
+        guard hasManifest(in: bundle) else {
             throw LockerError.usage(
                 "\(bundle): no manifest.json here. Build the content first ('make run' or 'locker build content'), or pass --bundle."
             )
@@ -102,17 +107,20 @@ struct BundleOptions: ParsableArguments {
 
     /// The locale to show content in: `--locale`, else the bundle's default.
     func locale(in bundle: ContentBundle) throws -> String {
-        // A folder `locker sync` keeps may hold other locales than the default.
-        guard let locale else {
-            guard let opened = bundle.openedLocales, !opened.contains(bundle.defaultLocale) else {
-                return bundle.defaultLocale
-            }
-            return opened.first ?? bundle.defaultLocale
-        }
+        guard let locale else { return Self.defaultLocale(in: bundle) }
         guard bundle.locales.contains(locale) else {
             throw LockerError.usage("--locale \(locale): the bundle has \(bundle.locales.joined(separator: ", ")).")
         }
         return locale
+    }
+
+    /// The locale content is shown in without `--locale`: the bundle's default, or, in a folder
+    /// `locker sync` keeps, the first locale it holds when that is not the default.
+    static func defaultLocale(in bundle: ContentBundle) -> String {
+        guard let opened = bundle.openedLocales, !opened.contains(bundle.defaultLocale) else {
+            return bundle.defaultLocale
+        }
+        return opened.first ?? bundle.defaultLocale
     }
 
     /// The deck named (by ID or title), or every deck, from the verified bundle.

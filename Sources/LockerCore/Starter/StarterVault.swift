@@ -31,7 +31,7 @@ public struct StarterVault: Sendable {
     /// The Debian packages of the libraries `locker` links (the Makefile's `BUILD_PACKAGES`,
     /// less the build tools), which the workflow installs on its runner.
     public static let libraryPackages =
-        "libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev"
+        "libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev libmimalloc-dev libcurl4-openssl-dev zlib1g-dev"
 
     /// A starter for `locales` (the first is the default), or an error saying what is wrong.
     public init(locales: [String], title: String, lockerRepository: String = placeholderRepository) throws(StarterError)
