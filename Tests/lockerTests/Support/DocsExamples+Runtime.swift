@@ -13,6 +13,7 @@ extension DocsExamples {
         try makeCharterSessionExamples()
         try makeProgressExamples()
         try makeLookupExamples()
+        try makeExportExamples()
     }
 
     private mutating func makeReviewExamples() throws {
@@ -146,5 +147,14 @@ extension DocsExamples {
         regions["sync"] = Self.fenced(
             Self.transcript(
                 "locker sync http://127.0.0.1:8080/bundles/v1/ --into synced --key keys/locker-signing.pub", synced))
+    }
+
+    /// `locker export anki`: every deck in the default language, then two decks in both.
+    private mutating func makeExportExamples() throws {
+        regions["export-anki"] = Self.fenced(
+            try shown(["export", "anki", "--out", "locker.apkg"])
+                + shown([
+                    "export", "anki", "sound-signals", "Дневные знаки", "--locale", "all", "--out", "signals.apkg",
+                ]))
     }
 }
