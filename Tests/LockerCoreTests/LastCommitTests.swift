@@ -58,13 +58,13 @@ import Testing
     }
 
     @Test func aProgramsOutputIsTakenOnlyWhenItSucceeds() {
-        #expect(LastCommit.run(["printf", "a\\nb"]) == Array("a\nb".utf8))
-        #expect(LastCommit.run(["sh", "-c", "printf partial; exit 3"]) == nil, "a failing status")
-        #expect(LastCommit.run(["sh", "-c", "kill -TERM $$"]) == nil, "ended by a signal")
-        #expect(LastCommit.run(["locker-no-such-program"]) == nil)
+        #expect(Subprocess.output(of: ["printf", "a\\nb"]) == Array("a\nb".utf8))
+        #expect(Subprocess.output(of: ["sh", "-c", "printf partial; exit 3"]) == nil, "a failing status")
+        #expect(Subprocess.output(of: ["sh", "-c", "kill -TERM $$"]) == nil, "ended by a signal")
+        #expect(Subprocess.output(of: ["locker-no-such-program"]) == nil)
         // Standard input is empty, not the test's own.
-        #expect(LastCommit.run(["cat"]) == [])
+        #expect(Subprocess.output(of: ["cat"]) == [])
         // More than a pipe's buffer: read while the program writes.
-        #expect(LastCommit.run(["sh", "-c", "head -c 200000 /dev/zero"])?.count == 200_000)
+        #expect(Subprocess.output(of: ["sh", "-c", "head -c 200000 /dev/zero"])?.count == 200_000)
     }
 }
