@@ -13,6 +13,20 @@ public struct DiagnosticPrinter: Sendable {
         case github
     }
 
+    /// What a report of the changes since a commit left out (`locker check --changed-since`):
+    /// the problems in files the changes did not touch and did not cause.
+    public struct LeftOut: Sendable, Hashable {
+        /// The commit the changes count from.
+        public var base: String
+        /// How many problems, of any severity, are not shown.
+        public var count: Int
+
+        public init(base: String, count: Int) {
+            self.base = base
+            self.count = count
+        }
+    }
+
     public var format: Format
     /// Prepended to every file path, so paths are relative to where the command was run.
     public var pathPrefix: String
@@ -27,22 +41,23 @@ public struct DiagnosticPrinter: Sendable {
         return pathPrefix.hasSuffix("/") ? pathPrefix + diagnostic.file : pathPrefix + "/" + diagnostic.file
     }
 
-    /// Renders the diagnostics (already sorted) and a summary of the run.
-    public func render(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+    /// Renders the diagnostics (already sorted) and a summary of the run, which says what
+    /// was `leftOut` when the report is of a vault's changes.
+    public func render(_ diagnostics: [Diagnostic], notesChecked: Int, leftOut: LeftOut? = nil) -> String {
         switch format {
-        case .text: return text(diagnostics, notesChecked: notesChecked)
-        case .json: return json(diagnostics, notesChecked: notesChecked)
+        case .text: return text(diagnostics, notesChecked: notesChecked, leftOut: leftOut)
+        case .json: return json(diagnostics, notesChecked: notesChecked, leftOut: leftOut)
         case .github: return github(diagnostics)
         }
     }
 
-    private func text(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+    private func text(_ diagnostics: [Diagnostic], notesChecked: Int, leftOut: LeftOut?) -> String {
         var out = ""
         for diagnostic in diagnostics {
             out += line(for: diagnostic) + "\n"
             if let hint = diagnostic.hint { out += "  hint: \(hint)\n" }
         }
-        out += Self.summary(diagnostics, notesChecked: notesChecked) + "\n"
+        out += Self.summary(diagnostics, notesChecked: notesChecked, leftOut: leftOut) + "\n"
         return out
     }
 
@@ -52,15 +67,18 @@ public struct DiagnosticPrinter: Sendable {
             + "\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]"
     }
 
-    /// `3 notes checked: 1 error, 2 warnings.`
-    public static func summary(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+    /// `3 notes checked: 1 error, 2 warnings.`; with what a report of changes left out,
+    /// `3 notes checked: 1 error, 2 warnings (4 problems in unchanged files not shown).`
+    public static func summary(_ diagnostics: [Diagnostic], notesChecked: Int, leftOut: LeftOut? = nil) -> String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        return "\(plural(notesChecked, "note")) checked: \(plural(errors, "error")), \(plural(warnings, "warning"))."
+        let left = leftOut.map { " (\(plural($0.count, "problem")) in unchanged files not shown)" } ?? ""
+        return "\(plural(notesChecked, "note")) checked: \(plural(errors, "error")), \(plural(warnings, "warning"))"
+            + left + "."
     }
 
-    private func json(_ diagnostics: [Diagnostic], notesChecked: Int) -> String {
+    private func json(_ diagnostics: [Diagnostic], notesChecked: Int, leftOut: LeftOut?) -> String {
         let items: [JSONValue] = diagnostics.map { diagnostic in
             var object: [String: JSONValue] = [
                 "severity": .string(diagnostic.severity.rawValue),
@@ -73,14 +91,16 @@ public struct DiagnosticPrinter: Sendable {
             if let hint = diagnostic.hint { object["hint"] = .string(hint) }
             return .object(object)
         }
-        let document: JSONValue = .object([
-            "diagnostics": .array(items),
-            "summary": .object([
-                "notes": .int(notesChecked),
-                "errors": .int(diagnostics.filter { $0.severity == .error }.count),
-                "warnings": .int(diagnostics.filter { $0.severity == .warning }.count),
-            ]),
-        ])
+        var summary: [String: JSONValue] = [
+            "notes": .int(notesChecked),
+            "errors": .int(diagnostics.filter { $0.severity == .error }.count),
+            "warnings": .int(diagnostics.filter { $0.severity == .warning }.count),
+        ]
+        if let leftOut {
+            summary["changedSince"] = .string(leftOut.base)
+            summary["notShown"] = .int(leftOut.count)
+        }
+        let document: JSONValue = .object(["diagnostics": .array(items), "summary": .object(summary)])
         return String(decoding: CanonicalJSON.data(for: document), as: UTF8.self)
     }
 
