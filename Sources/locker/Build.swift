@@ -37,8 +37,8 @@ struct Build: ParsableCommand {
             shows on standard error while the build runs.
 
             Problems are printed on standard output, as `locker check` prints them, followed by what \
-            was built; with --format json, standard output holds the JSON document alone and the \
-            rest goes to standard error.
+            was built; with --format json or sarif, standard output holds the JSON document alone \
+            and the rest goes to standard error.
 
             The manifest's version is the content's time in seconds (--bundle-version overrides \
             it), and it expires manifestExpiryDays (locker.yml, default 30) after that time. With \
@@ -59,7 +59,7 @@ struct Build: ParsableCommand {
     @Option(help: "The output folder; each build replaces the previous build's files in it.", completion: .directory)
     var out: String = "build"
 
-    @Option(help: "How to print problems: text, json, or github (workflow annotations).")
+    @Option(help: "How to print problems: text, json, github (workflow annotations), or sarif.")
     var format: DiagnosticPrinter.Format = .text
 
     @Option(
@@ -161,9 +161,9 @@ struct Build: ParsableCommand {
                 "strict \(options.strict)", "base-url \(baseURL ?? "-")", "format \(format.rawValue)",
                 "display \(options.displayPrefix)", "out \(out)",
             ])
-        // Problems go to standard output, as `check` prints them; under --format json that stream
-        // holds the JSON document alone, and what the build did goes to standard error.
-        let said = format == .json ? FileHandle.standardError : FileHandle.standardOutput
+        // Problems go to standard output, as `check` prints them; under --format json or sarif that
+        // stream holds the JSON document alone, and what the build did goes to standard error.
+        let said = format == .json || format == .sarif ? FileHandle.standardError : FileHandle.standardOutput
         if let record = OutputWriter.upToDate(output, fingerprint: fingerprint) {
             progress.finish()
             FileHandle.standardOutput.write(Data(record.report.utf8))

@@ -11,7 +11,8 @@ struct Check: ParsableCommand {
         abstract: "Check a vault and report every problem; writes nothing.",
         discussion: """
             Prints each problem as 'path:line:col: severity: message [code]'. Use --format github \
-            in GitHub Actions to see them as annotations on the pull request, or --format json for tools.
+            in GitHub Actions to see them as annotations on the pull request, --format sarif for \
+            code scanning (a SARIF 2.1.0 log), or --format json for tools.
 
             With --changed-since REV (a commit, branch or tag), the whole vault is checked but only \
             the problems the changes since REV are answerable for are reported: those in the \
@@ -24,12 +25,12 @@ struct Check: ParsableCommand {
             Examples:
               locker check
               locker check path/to/vault --strict --format github
-              locker check content --changed-since origin/main --format github
+              locker check content --changed-since origin/main --format sarif > locker.sarif
             """)
 
     @OptionGroup var options: VaultOptions
 
-    @Option(help: "How to print problems: text, json, or github (workflow annotations).")
+    @Option(help: "How to print problems: text, json, github (workflow annotations), or sarif.")
     var format: DiagnosticPrinter.Format = .text
 
     @Option(

@@ -1,7 +1,7 @@
 import Foundation
 import LockerKit
 
-/// Formats diagnostics for people, for tools, and for GitHub Actions.
+/// Formats diagnostics for people, for tools (JSON, SARIF), and for GitHub Actions.
 public struct DiagnosticPrinter: Sendable {
     /// The output formats of `locker check --format`.
     public enum Format: String, Sendable, CaseIterable {
@@ -11,6 +11,8 @@ public struct DiagnosticPrinter: Sendable {
         case json
         /// GitHub Actions workflow commands, shown as annotations on a pull request.
         case github
+        /// A SARIF 2.1.0 log, for code scanning and review tools (``sarif(_:leftOut:)``).
+        case sarif
     }
 
     /// What a report of the changes since a commit left out (`locker check --changed-since`):
@@ -36,7 +38,7 @@ public struct DiagnosticPrinter: Sendable {
         self.pathPrefix = pathPrefix
     }
 
-    private func path(_ diagnostic: Diagnostic) -> String {
+    func path(_ diagnostic: Diagnostic) -> String {
         guard !pathPrefix.isEmpty else { return diagnostic.file }
         return pathPrefix.hasSuffix("/") ? pathPrefix + diagnostic.file : pathPrefix + "/" + diagnostic.file
     }
@@ -48,6 +50,7 @@ public struct DiagnosticPrinter: Sendable {
         case .text: return text(diagnostics, notesChecked: notesChecked, leftOut: leftOut)
         case .json: return json(diagnostics, notesChecked: notesChecked, leftOut: leftOut)
         case .github: return github(diagnostics)
+        case .sarif: return sarif(diagnostics, leftOut: leftOut)
         }
     }
 

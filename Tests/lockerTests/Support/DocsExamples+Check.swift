@@ -1,7 +1,7 @@
 import Foundation
 
 /// docs/content-format.md: the charter test vault's notes, `locker ids` on a copy of it, and
-/// `locker check` in its three formats on a copy of `content/` with problems added.
+/// `locker check` in its four formats on a copy of `content/` with problems added.
 extension DocsExamples {
     static let charterVault = repository.appendingPathComponent("Tests/LockerCoreTests/Fixtures/charter/vault")
     /// What the `locker check` examples add at the end of `guides/anchoring.ru.md`: a skipped
@@ -60,6 +60,8 @@ extension DocsExamples {
             try locker(["check", "content", "--format", "json"], in: problems).stdout, "json")
         regions["check-github"] = Self.fenced(
             try locker(["check", "content", "--format", "github"], in: problems).stdout)
+        regions["check-sarif"] = Self.fenced(
+            try locker(["check", "content", "--format", "sarif"], in: problems).stdout, "json")
     }
 
     /// The paths of the files below `folder`, sorted.
