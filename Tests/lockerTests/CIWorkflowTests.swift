@@ -217,8 +217,10 @@ import Yams
         let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
         #expect(results.map { $0["ruleId"] as? String } == ["link.broken"])
 
-        // Written, the note makes the pull request clean.
+        // Written, in both languages (`--strict` fails a missing translation), the note makes the
+        // pull request clean.
         try repository.write("guides/the-engine.md", "---\ntitle: The engine\n---\nOil, water, belt.\n")
+        try repository.write("guides/the-engine.ru.md", "---\ntitle: Двигатель\n---\nМасло, вода, ремень.\n")
         try FileManager.default.removeItem(at: repository.root.appendingPathComponent("locker.sarif"))
         try repository.commit("Write the note")
         let clean = try Self.runJob(
