@@ -88,32 +88,13 @@ public struct StarterVault: Sendable {
 
     /// The template's placeholders filled in; in YAML the title is a quoted string, whatever it holds.
     private func substituted(_ text: String, yaml: Bool) -> String {
-        text.replacingOccurrences(of: "__TITLE__", with: yaml ? Self.quoted(title) : title)
+        text.replacingOccurrences(of: "__TITLE__", with: yaml ? title.yamlDoubleQuoted : title)
             .replacingOccurrences(of: "__LOCKER_VERSION__", with: LockerVersion.current)
             .replacingOccurrences(of: "__LOCKER_REPOSITORY__", with: lockerRepository)
             .replacingOccurrences(of: "__LOCKER_LIBRARIES__", with: Self.libraryPackages)
     }
 
-    /// A YAML double-quoted scalar: JSON's string syntax, which YAML reads the same way.
-    private static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                quoted += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
-    }
-
     private static func template(_ name: String) -> String { StarterTemplates.all[name] ?? "" }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// Why `locker init` cannot make a starter vault.

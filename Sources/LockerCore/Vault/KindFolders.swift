@@ -82,17 +82,6 @@ enum KindFolders {
         if plain, let first = path.unicodeScalars.first, first != " ", first != "-", path.unicodeScalars.last != " " {
             return path
         }
-        var quoted = "\""
-        for scalar in path.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
+        return path.yamlDoubleQuoted
     }
 }
