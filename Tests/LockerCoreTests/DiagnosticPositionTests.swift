@@ -209,6 +209,16 @@ struct PositionCase: CustomTestStringConvertible, Sendable {
         PositionCase(
             code: .pageUnknownKey, severity: .warning,
             files: ["note.md": "---\nkind: page\napp: {name: A}\nhero: {headline: H}\n1️⃣feautres: x\n---\n"]),
+        // A count of nothing, at its value; a count of a checklist there is none of, too.
+        PositionCase(
+            code: .pageInvalidCount, severity: .error,
+            files: ["note.md": "---\nkind: page\napp: {name: A}\nhero:\n  headline: 1️⃣\"{{pages}} pages\"\n---\n"]),
+        PositionCase(
+            code: .pageInvalidCount, severity: .error,
+            files: [
+                "note.md":
+                    "---\nkind: page\ndescription: 1️⃣All {{items nowhere}} items.\napp: {name: A}\nhero: {headline: H}\n---\n"
+            ]),
         // Beside a root page with two headlines, `b` would be the root's second headline's URL.
         PositionCase(
             code: .pageReservedID, severity: .error, file: "other.md",

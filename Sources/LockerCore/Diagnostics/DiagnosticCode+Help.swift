@@ -242,6 +242,12 @@ extension DiagnosticCode {
             "A landing page has a key the site does not show: usually a typo.",
             "A landing page has a key the site does not show, usually a typo (`feautres`).",
             fix: "Fix the spelling (the hint lists the keys allowed there), or remove it."),
+        .pageInvalidCount: Help(
+            "A landing page's `{{…}}` counts nothing, or names a checklist or deck there is none of.",
+            "A landing page's text holds a count that cannot be worked out: `{{…}}` naming no counter (`guides`, `checklists`, `decks`, `items`, `cards`), an ID after a counter that takes none, or `{{items ID}}`/`{{cards ID}}` naming no checklist or deck.",
+            fix:
+                "Write `{{items ID}}` with a checklist's ID, `{{cards ID}}` with a deck's, or a whole-site count (see Locker's docs/site.md)."
+        ),
         .pageReservedID: Help(
             "A landing page's ID names a folder of the site's own (`guides`, `assets`, a locale, `b`).",
             "A landing page other than the root page takes a URL the site has for something else: its id, or its first folder, is `guides`, `checklists`, `decks`, `assets`, `pagefind` (the search index), `404.html`, `robots.txt`, `sitemap.xml`, `_headers`, a locale other than the default, or a headline variant of the root page (`b`, `c`, …), in any case; or its first folder starts with `guides`, `checklists`, `decks`, `assets` or `pagefind`; or it is another page's headline variant (`about/b`); or its first folder differs only in case from another page's in the same language.",

@@ -142,6 +142,8 @@ extension DiagnosticCode {
     public static let pageMissingKey = DiagnosticCode(rawValue: "page.missing-key")
     /// A landing page has a key the site does not show: usually a typo.
     public static let pageUnknownKey = DiagnosticCode(rawValue: "page.unknown-key")
+    /// A landing page's `{{…}}` counts nothing, or names a checklist or deck there is none of.
+    public static let pageInvalidCount = DiagnosticCode(rawValue: "page.invalid-count")
     /// A landing page's ID names a folder of the site's own (`guides`, `assets`, a locale, `b`).
     public static let pageReservedID = DiagnosticCode(rawValue: "page.reserved-id")
     /// A template of the vault's `templates/` folder cannot be parsed.

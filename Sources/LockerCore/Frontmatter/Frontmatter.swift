@@ -7,8 +7,11 @@ struct Frontmatter: Sendable, Hashable {
     var kind: ContentKind?
     var type: String?
     var title: String?
+    /// Where `title`'s value is written, for what a landing page reads in it.
+    var titlePosition: SourcePosition?
     var subtitle: String?
     var description: String?
+    var descriptionPosition: SourcePosition?
     var category: String?
     var lang: String?
     var aliases: [String] = []

@@ -49,7 +49,8 @@ struct FrontmatterParser: Sendable {
         }
         var diagnostics: [Diagnostic] = []
         func invalid(_ value: YAMLValue, _ message: String, hint: String? = nil) {
-            diagnostics.append(Diagnostic(.error, .frontmatterInvalidValue, message, file: file, at: value.position, hint: hint))
+            diagnostics.append(
+                Diagnostic(.error, .frontmatterInvalidValue, message, file: file, at: value.position, hint: hint))
         }
         func text(_ value: YAMLValue, _ key: String) -> String? {
             switch value {
@@ -106,12 +107,17 @@ struct FrontmatterParser: Sendable {
                 } else {
                     diagnostics.append(
                         Diagnostic(
-                            .error, .checklistUnknownType, "unknown checklistType '\(raw)'", file: file, at: value.position,
+                            .error, .checklistUnknownType, "unknown checklistType '\(raw)'", file: file,
+                            at: value.position,
                             hint: "use one of: " + ChecklistType.known.map(\.rawValue).joined(separator: ", ")))
                 }
-            case "title": frontmatter.title = text(value, "title")
+            case "title":
+                frontmatter.title = text(value, "title")
+                frontmatter.titlePosition = value.position
             case "subtitle": frontmatter.subtitle = text(value, "subtitle")
-            case "description": frontmatter.description = text(value, "description")
+            case "description":
+                frontmatter.description = text(value, "description")
+                frontmatter.descriptionPosition = value.position
             case "category": frontmatter.category = oneOf(value, "category", Frontmatter.categories)
             case "lang":
                 guard let lang = text(value, "lang") else { continue }
@@ -150,7 +156,8 @@ struct FrontmatterParser: Sendable {
 
 extension String {
     var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else {
             return ""
         }
         return String(self[first...last])

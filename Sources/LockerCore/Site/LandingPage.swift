@@ -36,6 +36,54 @@ struct LandingPage: Sendable, Hashable, Encodable {
     /// The note's body, rendered between "how it works" and the pricing.
     var blocks: [Block]
     var sections: [Section]
+    /// The counts its texts show (``PageCount``), filled in once the content is built; not part
+    /// of what the page is made from, which holds the numbers.
+    var counts: [PageCount] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case id, locale, order, title, description, source, app, hero, problem, features, audiences, howItWorks, faq,
+            pricing, callToAction, image, blocks, sections
+    }
+
+    /// The page with each of its texts passed through `fill`: the counts written as numbers.
+    func filled(_ fill: (String) -> String) -> LandingPage {
+        func grid(_ grid: Grid?) -> Grid? {
+            grid.map { Grid(title: fill($0.title), items: $0.items.map(item)) }
+        }
+        func item(_ item: Grid.Item) -> Grid.Item {
+            Grid.Item(title: fill(item.title), body: item.body.map(fill), link: item.link)
+        }
+        var page = self
+        page.title = fill(title)
+        page.description = description.map(fill)
+        page.app.name = fill(app.name)
+        page.app.tagline = app.tagline.map(fill)
+        page.app.comingSoon = app.comingSoon.map(fill)
+        page.hero = Hero(
+            headlines: hero.headlines.map(fill), subheadline: hero.subheadline.map(fill), cta: hero.cta.map(fill))
+        page.problem = problem.map { Prose(title: fill($0.title), paragraphs: $0.paragraphs.map(fill)) }
+        page.features = grid(features)
+        page.audiences = grid(audiences)
+        page.howItWorks = howItWorks.map { Steps(title: fill($0.title), steps: $0.steps.map(item)) }
+        page.faq = faq.map { faq in
+            FAQ(
+                title: fill(faq.title),
+                items: faq.items.map { FAQ.Entry(question: fill($0.question), answer: fill($0.answer)) })
+        }
+        page.pricing = pricing.map { pricing in
+            Pricing(
+                title: fill(pricing.title), note: pricing.note.map(fill),
+                plans: pricing.plans.map {
+                    Pricing.Plan(
+                        name: fill($0.name), price: fill($0.price), summary: $0.summary.map(fill),
+                        features: $0.features.map(fill))
+                })
+        }
+        page.callToAction = callToAction.map {
+            CallToAction(title: fill($0.title), body: $0.body.map(fill), label: $0.label.map(fill))
+        }
+        return page
+    }
 
     /// The app a page sells.
     struct App: Sendable, Hashable, Encodable {

@@ -16,6 +16,8 @@ struct LandingPageReader {
     /// (already reported).
     var images: [SourcePosition: String?]
     private(set) var diagnostics: [Diagnostic] = []
+    /// The counts its texts show, each where it is written.
+    private(set) var counts: [PageCount] = []
 
     init(file: String, links: [SourcePosition: LinkTarget?], images: [SourcePosition: String?]) {
         self.file = file
@@ -52,7 +54,13 @@ struct LandingPageReader {
                 hint: "add 'hero:' with 'headlines:', at least one")
         }
 
-        return LandingPage(
+        for (text, position) in [
+            (note.frontmatter.title, note.frontmatter.titlePosition),
+            (note.frontmatter.description, note.frontmatter.descriptionPosition),
+        ] {
+            if let text, let position { scanCounts(text, at: position) }
+        }
+        var page = LandingPage(
             id: note.id, locale: note.locale, order: note.frontmatter.order, title: note.title,
             description: note.frontmatter.description, source: note.path,
             app: app ?? LandingPage.App(name: note.title), hero: hero,
@@ -106,6 +114,8 @@ struct LandingPageReader {
                 text(entry).flatMap { _ in images[entry.value.position] ?? nil }
             },
             blocks: blocks, sections: sections)
+        page.counts = counts
+        return page
     }
 
     /// Every key a page reads beyond the note keys.
@@ -181,8 +191,9 @@ struct LandingPageReader {
         guard let entry else { return nil }
         switch entry.value {
         case .scalar(_, .null, _): return nil
-        case .scalar(let text, _, _):
+        case .scalar(let text, _, let position):
             let trimmed = text.trimmingWhitespace
+            scanCounts(trimmed, at: position)
             return trimmed.isEmpty ? nil : trimmed
         default:
             invalid(entry.value, "'\(entry.key)' must be text, not \(entry.value.typeName)")
@@ -250,6 +261,20 @@ struct LandingPageReader {
         if text.hasPrefix("[["), text.hasSuffix("]]") { text = String(text.dropFirst(2).dropLast(2)) }
         if let bar = text.firstIndex(of: "|") { text = String(text[..<bar]) }
         return text.trimmingWhitespace
+    }
+
+    /// Records the counts `text` shows, and reports the `{{…}}` that count nothing.
+    private mutating func scanCounts(_ text: String, at position: SourcePosition) {
+        guard text.contains("{{") else { return }
+        let (found, problems) = PageCount.scan(text, at: position)
+        counts += found
+        for problem in problems {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .pageInvalidCount, problem, file: file, at: position,
+                    hint: "{{items ID}}, {{cards ID}}: a checklist's items, a deck's cards; {{guides}}, "
+                        + "{{checklists}}, {{decks}}, {{items}}, {{cards}}: the whole site's"))
+        }
     }
 
     // MARK: Reporting

@@ -114,6 +114,32 @@ extension Compiler {
             stamps += result.stamps
             versions += result.versions
         }
+        if pages.contains(where: { !$0.counts.isEmpty }) {
+            let checklists = built.compactMap { built -> Checklist? in
+                if case .checklist(let checklist) = built.document { return checklist }
+                return nil
+            }
+            let deckList = deckResults.flatMap(\.decks)
+            let guideIDs = Set(notes.indices.filter(isBuiltLater).map { notes[$0].id })
+            for offset in pages.indices where !pages[offset].counts.isEmpty {
+                let counts = ContentCounts(
+                    guideIDs: guideIDs, checklists: checklists, decks: deckList, locale: pages[offset].locale,
+                    preference: config.localePreference)
+                for count in pages[offset].counts where counts.value(of: count) == nil {
+                    let kind = count.counter == .items ? "checklist" : "deck"
+                    let ids = (count.counter == .items ? counts.items : counts.cards).keys.sorted()
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, .pageInvalidCount,
+                            "'{{\(count.counter.rawValue) \(count.id ?? "")}}': no \(kind) has the ID '\(count.id ?? "")'",
+                            file: pages[offset].source, at: count.position,
+                            hint: ids.isEmpty
+                                ? "the vault has no \(kind)"
+                                : "name a \(kind) by its id: " + ids.joined(separator: ", ")))
+                }
+                pages[offset] = pages[offset].filled(counts.filling)
+            }
+        }
 
         // Every document's note (-1 for a deck) and key, in the notes' order and then the decks':
         // a guide built later is known by its note's ID and locale, which its guide takes.
