@@ -26,10 +26,12 @@ struct AnkiDeckTree {
     /// - Parameters:
     ///   - exported: the IDs of the decks whose cards are exported.
     ///   - decks: every deck of the bundle in this locale (or its fallback), in the index's order.
+    ///   - collection: the collection's title, which scopes the decks' IDs.
     ///   - root: the root deck's name.
     ///   - locales: the bundle's locales, for recognising a translated folder note (`_deck.en.md`).
-    init(exported: Set<String>, decks: [Deck], root: String, locale: String, locales: [String]) {
-        let rootEntry = Entry(id: AnkiIdentity.id("deck/root/\(locale)"), name: Self.level(root), description: "")
+    init(exported: Set<String>, decks: [Deck], collection: String, root: String, locale: String, locales: [String]) {
+        let rootEntry = Entry(
+            id: AnkiIdentity.id("deck/\(collection)/root/\(locale)"), name: Self.level(root), description: "")
         let places = decks.map { Self.place(of: $0.source, locales: locales) }
         // Each deck's parent: the deck with the deepest folder that holds it.
         func parent(of index: Int) -> Int? {
@@ -64,7 +66,8 @@ struct AnkiDeckTree {
         for index in decks.indices where needed.contains(index) {
             let deck = decks[index]
             let entry = Entry(
-                id: AnkiIdentity.deckID(uuid: deck.uuid, locale: locale), name: names[index] ?? rootEntry.name,
+                id: AnkiIdentity.deckID(collection: collection, uuid: deck.uuid, locale: locale),
+                name: names[index] ?? rootEntry.name,
                 description: deck.description.map(HTMLRenderer.escape) ?? "")
             entries.append(entry)
             entryByDeckID[deck.id] = entry
@@ -88,11 +91,12 @@ struct AnkiDeckTree {
     }
 
     /// One level of a deck name: `::` would start another level and Anki trims the ends, so
-    /// `::` becomes `:` and control characters spaces.
+    /// `::` becomes `:`, control characters spaces, and colons at the ends go.
     static func level(_ title: String, or fallback: String = "Locker") -> String {
         var text = String(String.UnicodeScalarView(title.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
         while text.contains("::") { text = text.replacingOccurrences(of: "::", with: ":") }
-        text = text.trimmingCharacters(in: .whitespaces)
+        // A colon at either end would make `::` with the separator beside it.
+        text = text.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: ":")))
         return text.isEmpty ? fallback : text
     }
 }

@@ -32,7 +32,10 @@ struct AnkiFieldRenderer {
     static func webURL(of target: LinkTarget, in bundle: ContentBundle, locale: String, format: ContentLinkFormat)
         -> String?
     {
-        guard format.siteURL != nil, case .document(let kind, let id, let uuid, let anchor) = target,
+        // The manifest is the bundle's, not necessarily signed: a site address that is no web
+        // address (`javascript:`) makes no link.
+        guard let site = format.siteURL?.lowercased(), site.hasPrefix("https://") || site.hasPrefix("http://"),
+            case .document(let kind, let id, let uuid, let anchor) = target,
             let shown = bundle.resolvedLocale(of: kind, id: id, for: locale)
         else { return nil }
         let part = anchor.map { anchor -> ContentLink.Part in

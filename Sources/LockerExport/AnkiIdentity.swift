@@ -6,9 +6,12 @@ import Foundation
 /// (which matches notes by GUID and note types by ID) updates what an earlier export brought in.
 enum AnkiIdentity {
     /// A note's GUID: Anki's base91 of the first 8 bytes (big-endian) of the SHA-256 of
-    /// `<card uuid>/<locale>`, for the card the note is made from (a reversible card's forward one).
-    static func guid(cardUUID: String, locale: String) -> String {
-        base91(hash64(cardUUID + "/" + locale))
+    /// `<collection>/<card uuid>/<locale>`, for the card the note is made from (a reversible
+    /// card's forward one). A card's uuid is the same in every vault that has its deck and card
+    /// IDs (every vault `locker init` makes has `knots/bowline`): the collection's title keeps
+    /// one vault's notes from updating another's.
+    static func guid(collection: String, cardUUID: String, locale: String) -> String {
+        base91(hash64(collection + "/" + cardUUID + "/" + locale))
     }
 
     /// An ID for a deck, note type, field or template: the first 52 bits of the SHA-256 of
@@ -17,8 +20,10 @@ enum AnkiIdentity {
         Int(hash64("locker/anki/" + name) >> 12)
     }
 
-    /// The ID of a deck of the bundle in one locale.
-    static func deckID(uuid: String, locale: String) -> Int { id("deck/\(uuid)/\(locale)") }
+    /// The ID of a deck of the bundle in one locale, in a collection.
+    static func deckID(collection: String, uuid: String, locale: String) -> Int {
+        id("deck/\(collection)/\(uuid)/\(locale)")
+    }
 
     /// The first 8 bytes of the SHA-256 of `text`, big-endian.
     static func hash64(_ text: String) -> UInt64 {

@@ -56,6 +56,7 @@ public struct AnkiPackage: Sendable {
         // Years 0 to 9999: Anki's millisecond IDs stay far inside 64 bits.
         contentTime = min(max(time ?? 0, 0), 253_402_300_799)
         let media = MediaNames()
+        let collection = bundle.manifest.title ?? "Locker"
         for locale in locales {
             let all = try bundle.decks(locale: locale)
             let ids = deckIDs ?? all.map(\.id)
@@ -63,13 +64,13 @@ public struct AnkiPackage: Sendable {
                 throw BundleError.notFound(kind: .deck, id: id)
             }
             let tree = AnkiDeckTree(
-                exported: Set(ids), decks: all, root: Self.rootName(of: bundle, locale: locale), locale: locale,
-                locales: bundle.locales)
+                exported: Set(ids), decks: all, collection: collection, root: Self.rootName(of: bundle, locale: locale),
+                locale: locale, locales: bundle.locales)
             decks += tree.entries
             let fields = AnkiFieldRenderer(bundle: bundle, locale: locale, media: media)
             for id in ids {
                 guard let deck = all.first(where: { $0.id == id }), let entry = tree.entryByDeckID[id] else { continue }
-                notes += Self.notes(of: deck, locale: locale, deckID: entry.id, fields: fields)
+                notes += Self.notes(of: deck, collection: collection, locale: locale, deckID: entry.id, fields: fields)
             }
         }
         for (source, name) in media.names {
@@ -85,7 +86,9 @@ public struct AnkiPackage: Sendable {
     }
 
     /// The notes of a deck's cards, in order: a card followed by its reverse makes one note.
-    static func notes(of deck: Deck, locale: String, deckID: Int, fields: AnkiFieldRenderer) -> [Note] {
+    static func notes(of deck: Deck, collection: String, locale: String, deckID: Int, fields: AnkiFieldRenderer)
+        -> [Note]
+    {
         let tags = deck.tags.map { String($0.map { $0.isWhitespace ? "_" : $0 }) }.filter { !$0.isEmpty }
         var notes: [Note] = []
         var index = deck.cards.startIndex
@@ -95,7 +98,7 @@ public struct AnkiPackage: Sendable {
             let reversed = next < deck.cards.endIndex && isReverse(deck.cards[next], of: card)
             notes.append(
                 Note(
-                    guid: AnkiIdentity.guid(cardUUID: card.uuid, locale: locale),
+                    guid: AnkiIdentity.guid(collection: collection, cardUUID: card.uuid, locale: locale),
                     notetype: reversed ? .reversed : .basic, fields: [fields.html(card.front), fields.html(card.back)],
                     sortText: card.frontText, tags: tags, deckID: deckID))
             index = reversed ? deck.cards.index(after: next) : next

@@ -230,6 +230,41 @@ import Testing
 
     // MARK: Errors
 
+    /// Every vault `locker init` makes has the deck `knots` and the card `bowline`, so the same
+    /// card uuids: two schools' exports in one collection must stay two sets of notes and decks.
+    @Test func twoVaultsWithTheSameCardIDsStayApartInOneCollection() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var packages: [URL] = []
+        for school in ["North", "South"] {
+            let vault = scratch.root.appendingPathComponent(school)
+            let deck = "---\ntype: deck\nid: knots\n---\nBowline::A loop, as \(school) teaches it ^bowline\n"
+            for (path, text) in ["locker.yml": "title: \(school) school\n", "decks/knots/_deck.md": deck] {
+                let url = vault.appendingPathComponent(path)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            }
+            let build = try LockerRun(
+                ["build", vault.path, "--out", "build-\(school)"], in: scratch.root,
+                environment: ["SOURCE_DATE_EPOCH": "1800000000"])
+            try #require(build.status == 0, "\(build.stdout)\(build.stderr)")
+            let run = try scratch.export(["--bundle", "build-\(school)/bundles/v1"], out: "\(school).apkg")
+            try #require(run.status == 0, "\(run.stderr)")
+            packages.append(scratch.root.appendingPathComponent("\(school).apkg"))
+        }
+        let state = try scratch.importing(packages)
+        #expect(state.imports.map(\.new) == [1, 1], "the second school's note is new, not an update of the first's")
+        #expect(state.notes.count == 2)
+        #expect(Set(state.notes.flatMap { $0.cards.map(\.deck) }) == ["North school::knots", "South school::knots"])
+        let uuid = Self.uuid("knots", "bowline")
+        for school in ["North", "South"] {
+            let guid = try #require(try Self.guids([(uuid, "en")], collection: "\(school) school")[uuid + "/en"])
+            let note = try #require(state.notes.first { $0.guid == guid })
+            #expect(note.fields["Back"] == "A loop, as \(school) teaches it")
+        }
+    }
+
     @Test func anUnknownDeckOrLocaleIsAUsageErrorAndWritesNothing() throws {
         let folder = try BuiltContent.folder()
         let work = try Scratch()
@@ -282,16 +317,21 @@ import Testing
 
     /// The GUIDs docs/runtime.md derives, computed apart from Locker: Anki's base91 (from the
     /// `anki` package) of the first 8 bytes of SHA-256 of `<card uuid>/<locale>`; by that text.
-    static func guids(_ cards: [(uuid: String, locale: String)]) throws -> [String: String] {
+    /// The GUID of each card's note, by `<card uuid>/<locale>`, computed with Anki's base91 in
+    /// the collection named `collection` (the vault's title).
+    static func guids(_ cards: [(uuid: String, locale: String)], collection: String = "Captain's Locker") throws
+        -> [String: String]
+    {
         let script = """
             import hashlib, json, sys
             from anki.utils import base91
-            names = json.load(open(sys.argv[1]))
+            collection, names = json.load(open(sys.argv[1]))
             digest = lambda name: int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
-            json.dump({name: base91(digest(name)) for name in names}, open(sys.argv[2], "w"))
+            json.dump({name: base91(digest(collection + "/" + name)) for name in names}, open(sys.argv[2], "w"))
             """
-        let names = cards.map { $0.uuid + "/" + $0.locale }
-        let output = try PythonReference.run(script, input: try JSONEncoder().encode(names), package: anki)
+        let names: [String] = cards.map { $0.uuid + "/" + $0.locale }
+        let input = try JSONSerialization.data(withJSONObject: [collection, names] as [Any])
+        let output = try PythonReference.run(script, input: input, package: anki)
         return try JSONDecoder().decode([String: String].self, from: output)
     }
 
