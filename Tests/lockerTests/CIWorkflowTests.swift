@@ -176,7 +176,14 @@ import Yams
                 == packages.filter { !["pkg-config", "git"].contains($0) })
         let action = try repository.yaml(".github/actions/setup-locker/action.yml")
         let cache = try #require(((action["runs"] as? [String: Any])?["steps"] as? [[String: Any]])?.first)
-        #expect((cache["with"] as? [String: String])?["key"] == "locker-${{ runner.os }}-${{ env.LOCKER_VERSION }}")
+        #expect(
+            (cache["with"] as? [String: String])?["key"]
+                == "locker-${{ runner.os }}-${{ runner.arch }}-${{ env.ImageOS }}-${{ env.LOCKER_VERSION }}-${{ env.LOCKER_REPOSITORY }}"
+        )
+        #expect((check["permissions"] as? [String: String])?["actions"] == "read", "upload-sarif reads the run")
+        // Until --locker-repository names it, the repository is one that cannot exist, which the
+        // install step refuses to build from.
+        #expect(environment["LOCKER_REPOSITORY"] == "https://locker-repository.invalid/locker.git")
 
         // GitHub's own schemas of workflows and actions, as check-jsonschema carries them.
         for (file, schema) in [

@@ -132,6 +132,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("vault").path))
     }
 
+    @Test func aFileWhereAFolderMustGoIsRefusedAndNothingIsLeft() throws {
+        let workspace = try Workspace([".github": "Not a folder.\n"])
+        defer { workspace.remove() }
+        let run = try LockerRun(["init", "vault"], in: workspace.root)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("locker: vault already has .github/workflows/locker.yml, "), "\(run.stderr)")
+        #expect(Self.files(in: workspace.root.appendingPathComponent("vault")) == [".github"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: workspace.root.appendingPathComponent("vault").path)
+                == [".github"], "no folder made")
+    }
+
+    @Test func inAFolderOfAGitRepositoryTheWorkflowChecksThatFolder() throws {
+        let workspace = try Workspace([:])
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(
+            at: workspace.root.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        let run = try LockerRun(
+            ["init", "content", "--locker-repository", "https://git.example.org/locker.git"], in: workspace.root)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("content is the folder content of the git repository "))
+        let workflow = String(decoding: try workspace.read("content/.github/workflows/locker.yml"), as: UTF8.self)
+        #expect(workflow.contains("\n  LOCKER_VAULT: \"content\"\n"))
+        #expect(workflow.contains("\n  LOCKER_REPOSITORY: \"https://git.example.org/locker.git\"\n"))
+        #expect(!run.stdout.contains("--locker-repository"), "no reminder once it is given")
+    }
+
+    @Test(arguments: ["https://x/y.git\n  EVIL: \"1\"", "--upload-pack=touch x", "a b"])
+    func aRepositoryThatIsNoGitURLIsRefused(_ url: String) throws {
+        let workspace = try Workspace([:])
+        defer { workspace.remove() }
+        let run = try LockerRun(["init", "vault", "--locker-repository=\(url)"], in: workspace.root)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("is not a git URL"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("vault").path))
+    }
+
     @Test func versionNamesTheReleaseAndTheBundleSchema() throws {
         let run = try LockerRun(["--version"], in: FileManager.default.temporaryDirectory)
         #expect(run.status == 0)

@@ -21,12 +21,15 @@ public struct StarterVault: Sendable {
     public var title: String
     /// The git URL the CI workflow gets Locker's source from.
     public var lockerRepository: String
+    /// The vault's folder in its git repository, which the workflow checks and builds.
+    public var vaultPath = "."
 
     /// The languages the starter notes are written in.
     public static let writtenLocales = ["en", "ru"]
 
-    /// What the workflow names until `--locker-repository` gives the real place.
-    public static let placeholderRepository = "https://github.com/YOUR-ORGANISATION/locker.git"
+    /// What the workflow names until `--locker-repository` gives the real place: a host that
+    /// cannot exist (`.invalid`), which the workflow refuses to build from with a message.
+    public static let placeholderRepository = "https://locker-repository.invalid/locker.git"
 
     /// The Debian packages of the libraries `locker` links (the Makefile's `BUILD_PACKAGES`,
     /// less the build tools), which the workflow installs on its runner.
@@ -42,6 +45,10 @@ public struct StarterVault: Sendable {
             guard !locales[..<index].contains(locale) else { throw .repeatedLocale(locale) }
         }
         guard !title.allSatisfy(\.isWhitespace), !title.contains(where: \.isNewline) else { throw .invalidTitle }
+        // A git URL or path, one word: it is written into the workflow's YAML and given to git.
+        guard !lockerRepository.isEmpty, !lockerRepository.hasPrefix("-"),
+            !lockerRepository.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else { throw .invalidRepository(lockerRepository) }
         self.locales = locales
         self.title = title
         self.lockerRepository = lockerRepository
@@ -74,7 +81,7 @@ public struct StarterVault: Sendable {
         }
         files.append(
             File(
-                path: ".github/workflows/locker.yml", contents: substituted(Self.template("workflow.yml"), yaml: false))
+                path: ".github/workflows/locker.yml", contents: substituted(Self.template("workflow.yml"), yaml: true))
         )
         files.append(File(path: ".github/actions/setup-locker/action.yml", contents: Self.template("action.yml")))
         return files
@@ -90,8 +97,11 @@ public struct StarterVault: Sendable {
     private func substituted(_ text: String, yaml: Bool) -> String {
         text.replacingOccurrences(of: "__TITLE__", with: yaml ? title.yamlDoubleQuoted : title)
             .replacingOccurrences(of: "__LOCKER_VERSION__", with: LockerVersion.current)
-            .replacingOccurrences(of: "__LOCKER_REPOSITORY__", with: lockerRepository)
+            .replacingOccurrences(
+                of: "__LOCKER_REPOSITORY__", with: yaml ? lockerRepository.yamlDoubleQuoted : lockerRepository
+            )
             .replacingOccurrences(of: "__LOCKER_LIBRARIES__", with: Self.libraryPackages)
+            .replacingOccurrences(of: "__LOCKER_VAULT__", with: vaultPath == "." ? "." : vaultPath.yamlDoubleQuoted)
     }
 
     private static func template(_ name: String) -> String { StarterTemplates.all[name] ?? "" }
@@ -103,6 +113,7 @@ public enum StarterError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLocale(String)
     case repeatedLocale(String)
     case invalidTitle
+    case invalidRepository(String)
 
     public var description: String {
         switch self {
@@ -110,6 +121,8 @@ public enum StarterError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidLocale(let locale): "'\(locale)' is not a locale tag such as 'en' or 'pt-BR'"
         case .repeatedLocale(let locale): "locale '\(locale)' is listed twice"
         case .invalidTitle: "the title must be one line of text"
+        case .invalidRepository(let url):
+            "--locker-repository '\(url)' is not a git URL: one word, not starting with '-'"
         }
     }
 }
