@@ -169,5 +169,34 @@ import Testing
             environment: GitRepository.environment.merging(["GIT_CEILING_DIRECTORIES": workspace.root.path]) { $1 })
         #expect(outside.status == 2)
         #expect(outside.stderr.contains("is not in a git repository"), "\(outside.stderr)")
+
+        let missing = try Self.check(repository, ["nosuch", "--changed-since", "HEAD"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("locker: no vault folder at "), "not a missing git: \(missing.stderr)")
+    }
+
+    /// A shallow clone that has the base commit but not the history between: the message says
+    /// to fetch the history, not that there is none in common.
+    @Test func aShallowCloneIsToldToFetchTheHistory() throws {
+        let repository = try GitRepository(Self.vault)
+        defer { repository.remove() }
+        let base = try repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        for message in ["Second", "Third"] {
+            try Data("---\ntitle: \(message)\n---\nText.\n".utf8)
+                .write(to: repository.root.appendingPathComponent("content/\(message).md"))
+            _ = try repository.commit(message)
+        }
+        // A branch at the base: a clone of depth 1 of every branch has both tips, nothing between.
+        _ = try repository.git("branch", "old", base)
+        let clone = repository.root.deletingLastPathComponent().appendingPathComponent("shallow-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: clone) }
+        let cloned = try LockerRun(
+            ["clone", "-q", "--depth", "1", "--no-single-branch", "file://" + repository.root.path, clone.path],
+            in: repository.root, environment: GitRepository.environment, executable: "/usr/bin/git")
+        try #require(cloned.status == 0, "\(cloned.stderr)")
+        let run = try LockerRun(
+            ["check", "content", "--changed-since", base], in: clone, environment: GitRepository.environment)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("the clone is shallow"), "\(run.stderr)")
     }
 }

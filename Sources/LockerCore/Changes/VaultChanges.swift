@@ -28,9 +28,13 @@ public struct VaultChanges: Sendable {
             Subprocess.output(of: ["git", "-C", vault.path] + arguments).map { String(decoding: $0, as: UTF8.self) }
         }
         // Two lines: the repository's top folder, and the vault's folder in it (empty at the top).
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: vault.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LockerError.usage("no vault folder at \(vault.path)")
+        }
         guard let place = git(["rev-parse", "--show-toplevel", "--show-prefix"]), place.hasSuffix("\n") else {
             throw LockerError.usage(
-                git(["--version"]) == nil
+                Subprocess.output(of: ["git", "--version"]) == nil
                     ? "--changed-since needs git, which is not on PATH"
                     : "--changed-since: the vault \(vault.path) is not in a git repository "
                         + "(or git refuses it: `git -C \(vault.path) status` says why)")
@@ -45,6 +49,12 @@ public struct VaultChanges: Sendable {
                     + "(in a shallow clone, fetch it first, e.g. actions/checkout with fetch-depth: 0)")
         }
         guard let base = git(["merge-base", commit, "HEAD"])?.trimmingWhitespace else {
+            // A shallow clone has the commit but not the history that joins it to HEAD.
+            if git(["rev-parse", "--is-shallow-repository"])?.trimmingWhitespace == "true" {
+                throw LockerError.usage(
+                    "--changed-since: the clone is shallow, so git cannot find where '\(revision)' and HEAD meet: "
+                        + "fetch the history (git fetch --unshallow, or actions/checkout with fetch-depth: 0)")
+            }
             throw LockerError.usage("--changed-since: '\(revision)' and HEAD have no history in common")
         }
         // Relative to the vault and only within it (`--relative`, and `ls-files` from the vault's
