@@ -279,6 +279,34 @@ import Testing
         #expect(assets == ["bundles/v1/assets/\(ContentHash.sha256Hex(Data([4, 5, 6, 7])).prefix(16)).png"])
     }
 
+    @Test func aChangedDrawingRebuildsTheNotesThatEmbedItAndKeepsItsProblems() throws {
+        let vault = try TestVault([
+            "a.md": "# A\n\n![[shapes.drawing]]\n",
+            "b.md": "# B\n\nNo drawing.\n",
+            "shapes.drawing": "day\nball\n",
+        ])
+        defer { vault.remove() }
+        let builds = MemoryBuilds()
+        let (first, _) = try Self.rebuild(vault, builds)
+        try vault.write("shapes.drawing", Data("day\ncone-down\ncone-up\n".utf8))
+        let (changed, _) = try Self.rebuild(vault, builds)
+        #expect(changed.keptGuides == ["b"])
+        #expect(Self.differences(changed, try Self.clean(vault)).isEmpty)
+        let assets = { (compilation: Compilation) in
+            compilation.files.map(\.path).filter { $0.hasPrefix("bundles/v1/assets/") && $0.hasSuffix(".svg") }
+        }
+        #expect(assets(changed).count == 1)
+        #expect(assets(changed) != assets(first))
+        // A problem in the description is reported by a rebuild that keeps the guide embedding it.
+        try vault.write("shapes.drawing", Data("day\nball\nbal\n".utf8))
+        let (broken, _) = try Self.rebuild(vault, builds)
+        #expect(broken.diagnostics.map(\.code) == [.drawingUnknownShape])
+        try vault.write("b.md", Data("# B\n\nStill no drawing.\n".utf8))
+        let (again, _) = try Self.rebuild(vault, builds)
+        #expect(again.diagnostics.map(\.code) == [.drawingUnknownShape])
+        #expect(again.diagnostics.first?.position == SourcePosition(line: 3, column: 1))
+    }
+
     @Test func aBuildWithErrorsLeavesTheLastGoodOutputToTheNext() throws {
         let vault = try Self.smallVault()
         defer { vault.remove() }

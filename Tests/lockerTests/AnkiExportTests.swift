@@ -22,8 +22,17 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let decks = try bundle.decks(locale: "ru")
         let cards = decks.reduce(0) { $0 + $1.cards.count }
+        // The cards' drawings, each once.
+        let images = Set(
+            decks.flatMap(\.cards).flatMap { $0.front + $0.back }.compactMap { block -> String? in
+                if case .image(let image) = block.content { return image.src }
+                return nil
+            })
+        #expect(!images.isEmpty)
         #expect(
-            run.stdout == "Wrote out.apkg: \(cards) notes, \(cards) cards, \(decks.count + 1) decks, 0 images (ru).\n")
+            run.stdout
+                == "Wrote out.apkg: \(cards) notes, \(cards) cards, \(decks.count + 1) decks, \(images.count) images (ru).\n"
+        )
 
         let state = try work.importing([work.package])
         #expect(state.imports == [.init(new: cards)])
@@ -47,7 +56,10 @@ import Testing
             }
         }
         // A card of plain text: the text itself in both fields.
-        let card = try #require(try bundle.deck(id: "sound-signals", locale: "ru").cards.first)
+        let card = try #require(
+            try bundle.deck(id: "sound-signals", locale: "ru").cards.first { card in
+                (card.front + card.back).allSatisfy { if case .paragraph = $0.content { true } else { false } }
+            })
         let plainGUID = try #require(expected[card.uuid + "/ru"])
         let plain = try #require(notes[plainGUID])
         #expect(
@@ -149,7 +161,9 @@ import Testing
         }
         let media = "locker-" + URL(fileURLWithPath: image.src).lastPathComponent
         #expect(picture.fields["Front"] == "<p><img src=\"\(media)\" alt=\"\"></p>")
-        #expect(state.media == [media: ContentHash.sha256Hex(Self.png)])
+        // The picture, beside the drawings of the default vault's cards.
+        #expect(state.media[media] == ContentHash.sha256Hex(Self.png))
+        #expect(state.media.keys.filter { !$0.hasSuffix(".svg") } == [media])
 
         // The bowline's answer edited, built later: importing that export over the first updates
         // every note in place; the first export again is older and changes nothing.

@@ -80,10 +80,27 @@ struct CardReader {
                     let previous = index >= 2 && !previousUsed ? blocks[index - 2] : nil
                     if cards[before].front.isEmpty, let previous, Self.isPicture(previous) {
                         setSide(front: true, of: before, to: previous)
+                    } else if let previous, Self.isPicture(previous),
+                        previous.position.line + 1 == block.position.line,
+                        cards[before].position.line == block.position.line,
+                        !(index >= 3 && Self.lastLine(blocks[index - 3]) == previous.position.line)
+                    {
+                        // An image alone on the line right above a card's line joins its front.
+                        addPicture(previous, front: true, of: before)
                     }
                     let last = cards[cards.count - 1].isReverse ? cards.count - 2 : cards.count - 1
                     if !usedNext, cards[last].back.isEmpty, let next, Self.isPicture(next) {
                         setSide(front: false, of: last, to: next)
+                        usedNext = true
+                    } else if !usedNext, let next, Self.isPicture(next),
+                        next.position.line == block.position.line + inlines.count(where: Self.isBreak) + 1,
+                        !(index + 1 < blocks.count && blocks[index + 1].position.line == next.position.line),
+                        !(index + 1 < blocks.count && Self.isParagraph(blocks[index + 1])
+                            && blocks[index + 1].position.line == next.position.line + 1)
+                    {
+                        // An image alone on the line right below a card's last line joins its back,
+                        // unless a card follows on the next line: then it is that card's drawing.
+                        addPicture(next, front: false, of: last)
                         usedNext = true
                     }
                 }
@@ -117,6 +134,28 @@ struct CardReader {
         return false
     }
 
+    private static func isBreak(_ inline: Inline) -> Bool { inline == .softBreak || inline == .lineBreak }
+
+    /// The line a block ends on: a paragraph's last line, another block's first (an image's only).
+    private static func lastLine(_ block: ParsedBlock) -> Int {
+        guard case .paragraph(let inlines) = block.content else { return block.position.line }
+        return block.position.line + inlines.count(where: isBreak)
+    }
+
+    /// Adds an image block to a side of a card that has text (and to its reverse): above the
+    /// front's text, below the back's.
+    private mutating func addPicture(_ block: ParsedBlock, front: Bool, of index: Int) {
+        if front {
+            cards[index].front.insert(block, at: 0)
+        } else {
+            cards[index].back.append(block)
+        }
+        if index + 1 < cards.count, cards[index + 1].isReverse {
+            cards[index + 1].front = cards[index].back
+            cards[index + 1].back = cards[index].front
+        }
+    }
+
     /// Puts an image block on an empty side of a card (and of its reverse), with the image's `^id`.
     private mutating func setSide(front: Bool, of index: Int, to block: ParsedBlock) {
         var label = ""
@@ -148,7 +187,11 @@ struct CardReader {
     ) -> Bool {
         var lines: [[Inline]] = [[]]
         for inline in inlines {
-            if inline == .softBreak || inline == .lineBreak { lines.append([]) } else { lines[lines.count - 1].append(inline) }
+            if inline == .softBreak || inline == .lineBreak {
+                lines.append([])
+            } else {
+                lines[lines.count - 1].append(inline)
+            }
         }
         let lastLine = position.line + lines.count - 1
         // Multi-line: front lines, `?`, back lines.
@@ -224,7 +267,9 @@ struct CardReader {
     /// A side's paragraphs as one line of plain text.
     private static func plainText(_ side: [ParsedBlock]) -> String {
         side.map { block -> String in
-            if case .paragraph(let inlines) = block.content { return inlines.plainText.replacingOccurrences(of: "\n", with: " ") }
+            if case .paragraph(let inlines) = block.content {
+                return inlines.plainText.replacingOccurrences(of: "\n", with: " ")
+            }
             return ""
         }.joined(separator: " ").trimmingWhitespace
     }

@@ -222,6 +222,14 @@ extension DiagnosticCode {
             "Two cards of one deck with the same ID.",
             "Two cards of a deck have the same written ID.",
             fix: "Give one a different ID."),
+        .drawingInvalid: Help(
+            "A `.drawing` description that cannot be read: no scene, too large, too many rows or places.",
+            "A `.drawing` file is empty, does not start with a scene (`day`), is not UTF-8, is larger than 4 KiB, or has more than 8 rows or 6 places in a row.",
+            fix: "Start with the scene, then write a row of shapes per line, within the limits."),
+        .drawingUnknownShape: Help(
+            "A place in a `.drawing` description names no shape the drawing knows.",
+            "A place in a row of a `.drawing` file is neither a shape (`ball`, `cone-up`, `cone-down`, `cylinder`, `diamond`, `flag-a`, `square-flag`) nor `-`.",
+            fix: "Use one of the shapes the hint lists, or `-` for an empty place."),
         .idDerived: Help(
             "A checklist item or card without an explicit ID: its derived ID changes with its text.",
             "A checklist item or card has no written ID; its ID comes from its text and changes with it.",

@@ -126,6 +126,12 @@ extension DiagnosticCode {
     /// Two cards of one deck with the same ID.
     public static let deckDuplicateID = DiagnosticCode(rawValue: "deck.duplicate-id")
 
+    // Drawings
+    /// A `.drawing` description that cannot be read: no scene, too large, too many rows or places.
+    public static let drawingInvalid = DiagnosticCode(rawValue: "drawing.invalid")
+    /// A place in a `.drawing` description names no shape the drawing knows.
+    public static let drawingUnknownShape = DiagnosticCode(rawValue: "drawing.unknown-shape")
+
     // Item and card identity
     /// A checklist item or card without an explicit ID: its derived ID changes with its text.
     public static let idDerived = DiagnosticCode(rawValue: "id.derived")

@@ -3,6 +3,10 @@ import LockerKit
 
 /// Vault files that notes embed, read and hashed once each, whichever note asks first.
 ///
+/// A `.drawing` description is embedded as the SVG it draws, one per language of the notes that
+/// embed it (its title is its caption in their language), under the key ``drawingKey(_:locale:)``;
+/// its problems are reported once, whatever embeds it (``drawingDiagnostics``).
+///
 /// Shared by the notes being built in parallel, hence the lock.
 final class AssetCatalog: @unchecked Sendable {
     /// A file copied into the bundle under its content hash.
@@ -11,7 +15,16 @@ final class AssetCatalog: @unchecked Sendable {
         var bundlePath: String
         var data: Data
         var sha256: String
+        /// A drawing's caption, in the language asked for: the image's alt text.
+        var caption: String? = nil
     }
+
+    /// The extension of drawing descriptions (``DrawingParser``).
+    static let drawingExtension = "drawing"
+
+    /// The key a drawing's SVG is known by: its description's vault path and the language of its
+    /// caption (`#` cannot be part of a file name in a vault).
+    static func drawingKey(_ vaultPath: String, locale: String) -> String { vaultPath + "#" + locale }
 
     private let root: URL
     private let lock = NSLock()
@@ -19,6 +32,8 @@ final class AssetCatalog: @unchecked Sendable {
     /// Vault paths a document embeds: what bundles carry. The site also shows assets read for it
     /// alone, such as a landing page's image.
     private var bundled: Set<String> = []
+    /// Each drawing description read, by vault path: what it draws and its problems.
+    private var drawings: [String: (drawing: Drawing?, diagnostics: [Diagnostic])] = [:]
 
     init(root: URL) { self.root = root }
 
@@ -55,6 +70,20 @@ final class AssetCatalog: @unchecked Sendable {
         }
         lock.unlock()
         let result: Result<Asset, LockerError>
+        if let hash = vaultPath.firstIndex(of: "#") {
+            result = drawing(String(vaultPath[..<hash]), locale: String(vaultPath[vaultPath.index(after: hash)...]))
+        } else {
+            result = file(vaultPath)
+        }
+        lock.lock()
+        assets[vaultPath] = result
+        lock.unlock()
+        return result
+    }
+
+    /// A file of the vault, copied as it is.
+    private func file(_ vaultPath: String) -> Result<Asset, LockerError> {
+        let result: Result<Asset, LockerError>
         do {
             let data = Data(try FileBytes.contents(of: root.appendingPathComponent(vaultPath).path))
             let sha = ContentHash.sha256Hex(data)
@@ -64,10 +93,51 @@ final class AssetCatalog: @unchecked Sendable {
         } catch {
             result = .failure(.io("cannot read \(vaultPath): \(error)"))
         }
-        lock.lock()
-        assets[vaultPath] = result
-        lock.unlock()
         return result
+    }
+
+    /// A drawing description's SVG, captioned in `locale`'s language; the description is read
+    /// and checked once for every language.
+    private func drawing(_ vaultPath: String, locale: String) -> Result<Asset, LockerError> {
+        lock.lock()
+        var parsed = drawings[vaultPath]
+        lock.unlock()
+        if parsed == nil {
+            do {
+                let data = Data(try FileBytes.contents(of: root.appendingPathComponent(vaultPath).path))
+                parsed = DrawingParser.parse(data, file: vaultPath)
+            } catch {
+                return .failure(.io("cannot read \(vaultPath): \(error)"))
+            }
+            lock.lock()
+            if drawings[vaultPath] == nil { drawings[vaultPath] = parsed }
+            lock.unlock()
+        }
+        guard let drawing = parsed?.drawing else {
+            return .failure(.io("\(vaultPath) draws nothing: it has errors"))
+        }
+        let caption = drawing.caption(locale: locale)
+        let data = Data(DrawingRenderer.svg(drawing, title: caption).utf8)
+        let sha = ContentHash.sha256Hex(data)
+        return .success(
+            Asset(
+                vaultPath: vaultPath, bundlePath: "assets/" + String(sha.prefix(16)) + ".svg", data: data,
+                sha256: sha, caption: caption))
+    }
+
+    /// Whether the description at `vaultPath` was read and draws nothing, for problems reported
+    /// in it (``drawingDiagnostics``) rather than where it is embedded.
+    func drawingFailed(_ vaultPath: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return drawings[vaultPath].map { $0.drawing == nil } ?? false
+    }
+
+    /// The problems of every drawing description read, each reported once.
+    var drawingDiagnostics: [Diagnostic] {
+        lock.lock()
+        defer { lock.unlock() }
+        return drawings.values.flatMap(\.diagnostics).sorted(by: Diagnostic.ordered)
     }
 
     /// Every asset a document embeds, read successfully, by bundle path: what the bundle carries.

@@ -165,8 +165,9 @@ struct DocumentBuilder {
             content = .table(
                 Block.Table(align: align, header: header.map { spans($0) }, rows: rows.map { $0.map { spans($0) } }))
         case .image(let source, let alt, let width, let height):
-            guard let src = imageSource(source, at: block.position) else { return nil }
-            content = .image(Block.Image(src: src, alt: alt, width: width, height: height))
+            guard let (src, caption) = image(source, at: block.position) else { return nil }
+            content = .image(
+                Block.Image(src: src, alt: alt.isEmpty ? (caption ?? "") : alt, width: width, height: height))
         case .embed(let link):
             guard let embedded = embed(link) else {
                 // Already reported; show what was written rather than resolving it a second time.
@@ -383,8 +384,16 @@ struct DocumentBuilder {
     /// An image's source: a URL, or the bundle path of a vault file (`bundled: false` for a file
     /// only the site shows).
     mutating func imageSource(_ source: String, at position: SourcePosition, bundled: Bool = true) -> String? {
+        image(source, at: position, bundled: bundled)?.src
+    }
+
+    /// The bundle path of an image, as ``imageSource(_:at:bundled:)``, with a drawing's caption in
+    /// the language of the note being built.
+    mutating func image(
+        _ source: String, at position: SourcePosition, bundled: Bool = true
+    ) -> (src: String, caption: String?)? {
         if let scheme = LinkResolver.scheme(of: source) {
-            if scheme == "https" || scheme == "http" { return source }
+            if scheme == "https" || scheme == "http" { return (source, nil) }
             report(.warning, .linkUnsafeURL, "image from a '\(scheme):' URL dropped", at: position)
             return nil
         }
@@ -410,10 +419,16 @@ struct DocumentBuilder {
             report(.error, .linkOutsideVault, "image '\(source)' lies outside the vault", at: position)
             return nil
         }
-        let found = bundled ? assets.asset(for: vaultPath) : assets.siteAsset(for: vaultPath)
-        assetUses.insert(AssetUse(path: vaultPath, bundled: bundled, state: AssetCatalog.state(of: found)))
+        let isDrawing = VaultPath.fileExtension(of: vaultPath) == AssetCatalog.drawingExtension
+        let locale = rootIndex < index.notes.count ? index.notes[rootIndex].locale : ""
+        let key = isDrawing ? AssetCatalog.drawingKey(vaultPath, locale: locale) : vaultPath
+        let found = bundled ? assets.asset(for: key) : assets.siteAsset(for: key)
+        assetUses.insert(AssetUse(path: key, bundled: bundled, state: AssetCatalog.state(of: found)))
         switch found {
-        case .success(let asset): return asset.bundlePath
+        case .success(let asset): return (asset.bundlePath, asset.caption)
+        case .failure where isDrawing && assets.drawingFailed(vaultPath):
+            // Its problems are reported in the description itself.
+            return nil
         case .failure(let error):
             report(.error, .fileUnreadable, error.description, at: position)
             return nil

@@ -37,7 +37,10 @@ struct BlockConverter {
         self.file = file
     }
 
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "avif", "bmp"]
+    /// Files embedded as images; a `.drawing` description is drawn as one (``DrawingRenderer``).
+    static let imageExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "webp", "svg", "avif", "bmp", AssetCatalog.drawingExtension,
+    ]
 
     /// The blocks of a whole note, whose `text` cmark read: its footnote definitions become the
     /// footnotes of their references.
@@ -615,12 +618,28 @@ struct BlockConverter {
         }
         var result: [ParsedBlock] = []
         var pending: [Inline] = []
+        // The line each piece of text starts on, so that text after an image on a line of its
+        // own (a card below its drawing) is placed where it is written; past display math,
+        // which may span lines, the paragraph's start.
+        var line: Int? = at.line
+        var pendingLine: Int?
         func flush() {
             Self.trimBlank(&pending)
-            if !pending.isEmpty { result.append(ParsedBlock(content: .paragraph(pending), position: at)) }
+            if !pending.isEmpty {
+                let start = pendingLine.map { SourcePosition(line: $0, column: $0 == at.line ? at.column : 1) }
+                result.append(ParsedBlock(content: .paragraph(pending), position: start ?? at))
+            }
             pending = []
+            pendingLine = nil
         }
         for inline in inlines {
+            if inline == .softBreak || inline == .lineBreak {
+                line = line.map { $0 + 1 }
+            } else if case .displayMath = inline {
+                line = nil
+            } else if pending.allSatisfy(Self.isBlank), !Self.isBlank(inline) {
+                pendingLine = line
+            }
             switch inline {
             case .embed(let link):
                 let fileExtension = VaultPath.fileExtension(of: link.target)

@@ -239,6 +239,7 @@ extension Compiler {
         // A note kept unread but needed by a guide or deck built again, and saved since it was
         // recorded, fails the build rather than ship what the empty stand-in gave.
         diagnostics += loader?.problems ?? []
+        diagnostics += assets.drawingDiagnostics
 
         var result = BuiltVault(order: documentOrder, assets: assets, index: index)
         result.documents = documents

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Reads a `.drawing` file into a ``Drawing``, reporting what is wrong with it at its line and
+/// column: a scene word (`day`) on the first line that is not a comment, then a row of the
+/// grid per line, its places separated by spaces, `-` for an empty one.
+enum DrawingParser {
+    /// The largest description read: a drawing is a few short lines.
+    static let maxSize = 4096
+    /// The most rows and places in a row: a signal is a few shapes.
+    static let maxRows = 8
+    static let maxColumns = 6
+
+    /// The drawing the text describes, or nil when it describes none; with its problems.
+    static func parse(_ data: Data, file: String) -> (drawing: Drawing?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        func invalid(_ message: String, at position: SourcePosition = .start, hint: String? = nil) {
+            diagnostics.append(Diagnostic(.error, .drawingInvalid, message, file: file, at: position, hint: hint))
+        }
+        guard data.count <= maxSize else {
+            invalid("drawing is \(data.count) bytes; a description holds at most \(maxSize)")
+            return (nil, diagnostics)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            invalid("drawing is not valid UTF-8")
+            return (nil, diagnostics)
+        }
+        var scene: Drawing.Scene?
+        var rows: [[Drawing.Shape?]] = []
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
+        for (offset, line) in lines.enumerated() {
+            let words = Self.words(line)
+            guard let first = words.first, !first.text.hasPrefix("#") else { continue }
+            let position = { (column: Int) in SourcePosition(line: offset + 1, column: column) }
+            guard scene != nil else {
+                guard let found = Drawing.Scene(rawValue: first.text) else {
+                    invalid(
+                        "'\(first.text)' is not a scene", at: position(first.column),
+                        hint: "start with one of: \(Drawing.Scene.allCases.map(\.rawValue).joined(separator: ", "))")
+                    return (nil, diagnostics)
+                }
+                if words.count > 1 {
+                    invalid("the scene line holds only '\(first.text)'", at: position(words[1].column))
+                }
+                scene = found
+                continue
+            }
+            guard rows.count < maxRows else {
+                invalid("a drawing has at most \(maxRows) rows", at: position(first.column))
+                break
+            }
+            if words.count > maxColumns {
+                invalid("a row has at most \(maxColumns) places", at: position(words[maxColumns].column))
+            }
+            var row: [Drawing.Shape?] = []
+            for word in words.prefix(maxColumns) {
+                if word.text == "-" {
+                    row.append(nil)
+                } else if let shape = Drawing.Shape(rawValue: word.text) {
+                    row.append(shape)
+                } else {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, .drawingUnknownShape, "unknown shape '\(word.text)'", file: file,
+                            at: position(word.column),
+                            hint:
+                                "use one of: \(Drawing.Shape.allCases.map(\.rawValue).joined(separator: ", ")), or - for an empty place"
+                        ))
+                    row.append(nil)
+                }
+            }
+            rows.append(row)
+        }
+        guard let scene else {
+            invalid("drawing is empty", hint: "write a scene (day) on the first line, then a row of shapes per line")
+            return (nil, diagnostics)
+        }
+        guard rows.contains(where: { $0.contains { $0 != nil } }) else {
+            if diagnostics.isEmpty {
+                invalid("drawing shows no shape", hint: "write a row of shapes below '\(scene.rawValue)'")
+            }
+            return (nil, diagnostics)
+        }
+        return (Drawing(scene: scene, rows: rows), diagnostics)
+    }
+
+    /// The words of a line, split at spaces and tabs, with the column (in Unicode scalars) each starts at.
+    private static func words(_ line: Substring) -> [(text: String, column: Int)] {
+        var words: [(text: String, column: Int)] = []
+        var current = ""
+        var start = 0
+        for (index, scalar) in line.unicodeScalars.enumerated() {
+            if scalar == " " || scalar == "\t" {
+                if !current.isEmpty { words.append((current, start)) }
+                current = ""
+            } else {
+                if current.isEmpty { start = index + 1 }
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        if !current.isEmpty { words.append((current, start)) }
+        return words
+    }
+}

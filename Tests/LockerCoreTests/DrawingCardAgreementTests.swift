@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import LockerCore
+
+/// The default vault's drawings against their cards: every card of a deck learned by eye has a
+/// drawing, the same in every language, and the drawing shows what the card's English text
+/// says, read with a small table of phrases.
+@Suite struct DrawingCardAgreementTests {
+    static let decks = DefaultContentTests.vault.appendingPathComponent("decks")
+
+    /// A card of a deck's source and the drawing on one of its sides.
+    struct DrawnCard {
+        var id: String
+        /// The text of the side the drawing is on.
+        var text: String
+        var drawing: String?
+    }
+
+    /// The cards of a deck note, each with the drawing on the line above it (its front's) or
+    /// below it (its back's).
+    static func cards(_ deck: String, file: String) throws -> [DrawnCard] {
+        let lines = try String(contentsOf: decks.appendingPathComponent("\(deck)/\(file)"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func drawing(_ index: Int) -> String? {
+            guard lines.indices.contains(index), lines[index].hasPrefix("![["), lines[index].hasSuffix(".drawing]]")
+            else { return nil }
+            return String(lines[index].dropFirst(3).dropLast(2))
+        }
+        var cards: [DrawnCard] = []
+        for (index, line) in lines.enumerated() {
+            guard let split = line.range(of: "::"), let caret = line.range(of: " ^", options: .backwards) else {
+                continue
+            }
+            let id = String(line[caret.upperBound...])
+            if let above = drawing(index - 1) {
+                cards.append(DrawnCard(id: id, text: String(line[..<split.lowerBound]), drawing: above))
+            } else {
+                cards.append(
+                    DrawnCard(
+                        id: id, text: String(line[split.upperBound..<caret.lowerBound]), drawing: drawing(index + 1)))
+            }
+        }
+        return cards
+    }
+
+    /// What a card's words say is shown, longest phrases first: each phrase is taken out of the
+    /// text once found, so "two balls" is not also "a ball".
+    static let shapePhrases: [(phrase: String, shapes: [Drawing.Shape])] = [
+        ("two cones with their points together", [.coneDown, .coneUp]),
+        ("two cones, points together", [.coneDown, .coneUp]),
+        ("the fishing shape", [.coneDown, .coneUp]),
+        ("ball, diamond, ball", [.ball, .diamond, .ball]),
+        ("a ball, or anything resembling a ball", [.ball]),
+        ("three balls", [.ball, .ball, .ball]),
+        ("two balls", [.ball, .ball]),
+        ("two diamonds", [.diamond, .diamond]),
+        ("one ball", [.ball]),
+        ("a ball", [.ball]),
+        ("cone point upwards", [.coneUp]),
+        ("cone, point upwards", [.coneUp]),
+        ("cone point downwards", [.coneDown]),
+        ("cone, point downwards", [.coneDown]),
+        ("cylinder", [.cylinder]),
+        ("diamond", [.diamond]),
+        ("code flag a", [.flagA]),
+        ("square flag", [.squareFlag]),
+    ]
+
+    /// The shapes a text names, counted by kind.
+    static func shapes(in text: String) -> [Drawing.Shape: Int] {
+        var rest = text.lowercased()
+        var counts: [Drawing.Shape: Int] = [:]
+        for (phrase, shapes) in shapePhrases {
+            while let range = rest.range(of: phrase) {
+                for shape in shapes { counts[shape, default: 0] += 1 }
+                rest.replaceSubrange(range, with: " | ")
+            }
+        }
+        return counts
+    }
+
+    static func drawing(_ deck: String, _ name: String) throws -> Drawing {
+        let path = "decks/\(deck)/drawings/\(name)"
+        let data = try Data(contentsOf: DefaultContentTests.vault.appendingPathComponent(path))
+        let (drawing, diagnostics) = DrawingParser.parse(data, file: path)
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+        return try #require(drawing, "\(path) draws nothing")
+    }
+
+    @Test func everyDayShapeCardHasTheSameDrawingInEveryLanguage() throws {
+        let english = try Self.cards("day-shapes", file: "_deck.md")
+        let russian = try Self.cards("day-shapes", file: "_deck.ru.md")
+        #expect(english.count >= 16)
+        #expect(english.filter { $0.drawing == nil }.map(\.id) == [], "cards without a drawing")
+        #expect(english.map(\.id) == russian.map(\.id))
+        #expect(english.map(\.drawing) == russian.map(\.drawing), "the same drawings in Russian")
+    }
+
+    @Test func dayShapeDrawingsShowWhatTheirCardsSay() throws {
+        for card in try Self.cards("day-shapes", file: "_deck.md") {
+            guard let name = card.drawing else { continue }
+            let drawing = try Self.drawing("day-shapes", name)
+            #expect(drawing.scene == .day, "\(card.id): a day shape is drawn by day")
+            let drawn = Dictionary(drawing.columns.joined().map { ($0, 1) }, uniquingKeysWith: +)
+            let said = Self.shapes(in: card.text)
+            #expect(!said.isEmpty, "\(card.id): the phrase table names no shape in '\(card.text)'")
+            #expect(drawn == said, "\(card.id): '\(card.text)' says \(said), \(name) draws \(drawn)")
+            let text = card.text.lowercased()
+            if text.contains("points together") || text.contains("fishing shape") {
+                #expect(
+                    drawing.columns.contains { column in
+                        column.indices.dropLast().contains { column[$0] == .coneDown && column[$0 + 1] == .coneUp }
+                    }, "\(card.id): two cones with their points together, one above the other")
+            }
+            if text.contains("vertical line") && !text.contains("on the other") {
+                #expect(drawing.columns.count { !$0.isEmpty } == 1, "\(card.id): one above the other")
+            }
+            if text.contains("beside") || text.contains("on one side") {
+                #expect(drawing.columns.count { !$0.isEmpty } > 1, "\(card.id): side by side")
+            }
+        }
+    }
+}

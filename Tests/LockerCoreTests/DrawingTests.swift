@@ -1,0 +1,140 @@
+import Foundation
+import LockerKit
+import Testing
+
+@testable import LockerCore
+
+/// `.drawing` descriptions: read with exact positions for their problems, drawn to scale,
+/// captioned in the card's language, and carried into bundles like images.
+@Suite struct DrawingTests {
+    private func parse(_ text: String) -> (Drawing?, [Diagnostic]) {
+        DrawingParser.parse(Data(text.utf8), file: "d.drawing")
+    }
+
+    @Test func readsRowsTopFirstWithEmptyPlaces() throws {
+        let (drawing, diagnostics) = parse("# fishing, gear\nday\ncone-down -\ncone-up   cone-up\n")
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+        let read = try #require(drawing)
+        #expect(read.scene == .day)
+        #expect(read.rows == [[.coneDown, nil], [.coneUp, .coneUp]])
+        #expect(read.columns == [[.coneDown, .coneUp], [.coneUp]])
+    }
+
+    @Test func reportsUnknownShapeAtItsColumn() {
+        let (_, diagnostics) = parse("day\nball\nball  cone-sideways\n")
+        #expect(diagnostics.count == 1, "\(diagnostics.rendered)")
+        #expect(diagnostics.first?.code == .drawingUnknownShape)
+        #expect(diagnostics.first?.position == SourcePosition(line: 3, column: 7))
+        #expect(diagnostics.first?.severity == .error)
+        #expect(diagnostics.first?.file == "d.drawing")
+    }
+
+    @Test func reportsUnknownSceneAtItsLine() {
+        let (drawing, diagnostics) = parse("\n# comment\n  dusk\nball\n")
+        #expect(drawing == nil)
+        #expect(diagnostics.map(\.code) == [.drawingInvalid])
+        #expect(diagnostics.first?.position == SourcePosition(line: 3, column: 3))
+    }
+
+    @Test func reportsEmptyAndShapelessDescriptions() {
+        #expect(parse("").1.map(\.code) == [.drawingInvalid])
+        #expect(parse("# only a comment\n").1.first?.position == .start)
+        #expect(parse("day\n- -\n").1.map(\.code) == [.drawingInvalid])
+    }
+
+    @Test func boundsHostileDescriptions() {
+        let rows = parse("day\n" + String(repeating: "ball\n", count: 20)).1
+        #expect(rows.map(\.code) == [.drawingInvalid])
+        #expect(rows.first?.position == SourcePosition(line: 10, column: 1))
+        let wide = parse("day\n" + String(repeating: "ball ", count: 7) + "\n").1
+        #expect(wide.first?.position == SourcePosition(line: 2, column: 31))
+        let huge = parse("day\n" + String(repeating: "#", count: 10_000)).1
+        #expect(huge.map(\.code) == [.drawingInvalid])
+        #expect(
+            DrawingParser.parse(Data([0x64, 0x61, 0x79, 0x0A, 0xFF]), file: "d.drawing").1.map(\.code) == [
+                .drawingInvalid
+            ])
+    }
+
+    @Test func drawsShapesToAnnexISizesAndTheSameBytesEachTime() throws {
+        let drawing = try #require(parse("day\nball\ndiamond\ncone-up\ncylinder\n").0)
+        let svg = DrawingRenderer.svg(drawing, title: "A & B")
+        #expect(svg == DrawingRenderer.svg(drawing, title: "A & B"))
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("<title id=\"title\">A &amp; B</title>"))
+        // A ball 0.6 m across at 100 units to the metre, then 1.5 m to the diamond, 1.2 m high.
+        #expect(svg.contains("<circle cx=\"70\" cy=\"70\" r=\"30\""))
+        #expect(svg.contains("<polygon points=\"70,250 100,310 70,370 40,310\""))
+        #expect(svg.contains("<polygon points=\"40,580 70,520 100,580\""))
+        #expect(svg.contains("<rect x=\"40\" y=\"730\" width=\"60\" height=\"120\""))
+        #expect(svg.count < 2000)
+    }
+
+    @Test func captionsSayWhatIsDrawnInTheCardsLanguage() throws {
+        let cones = try #require(parse("day\ncone-down\ncone-up\n").0)
+        #expect(cones.caption(locale: "en") == "Two cones, points together, one above the other")
+        #expect(cones.caption(locale: "ru") == "Два конуса, соединённые вершинами, один над другим")
+        let dredging = try #require(parse("day\n- ball -\nball diamond diamond\nball ball diamond\n").0)
+        #expect(
+            dredging.caption(locale: "en")
+                == "Side by side, left to right: two balls, one above the other; ball, diamond, ball, one above the other; two diamonds, one above the other"
+        )
+        #expect(try #require(parse("day\ncylinder\n").0).caption(locale: "de") == "A cylinder")
+    }
+
+    @Test func deckCardsCarryTheDrawingAsAnImageOnEitherSide() throws {
+        let vault = try TestVault(
+            [
+                "Signals/_deck.md":
+                    "---\ntype: deck\nlang: en\n---\n![[cones.drawing]]\nTwo cones::Fishing ^cones\nAt anchor?::A ball ^anchor\n![[ball.drawing]]\n",
+                "Signals/_deck.ru.md":
+                    "---\ntype: deck\nlang: ru\n---\n![[cones.drawing]]\nДва конуса::Лов рыбы ^cones\nНа якоре?::Шар ^anchor\n![[ball.drawing]]\n",
+                "drawings/cones.drawing": "day\ncone-down\ncone-up\n",
+                "drawings/ball.drawing": "day\nball\n",
+            ], config: "locales: [en, ru]\n")
+        defer { vault.remove() }
+        let compilation = try vault.compile(strict: true)
+        #expect(compilation.diagnostics.isEmpty, "\(compilation.diagnostics.rendered)")
+        let files = Dictionary(uniqueKeysWithValues: compilation.files.map { ($0.path, $0.data) })
+        for deck in compilation.decks {
+            let cones = try #require(deck.cards.first { $0.id == "cones" })
+            guard case .image(let image)? = cones.front.first?.content else {
+                Issue.record("\(deck.locale): no drawing above the front: \(cones.front)")
+                continue
+            }
+            #expect(cones.frontText == (deck.locale == "en" ? "Two cones" : "Два конуса"))
+            #expect(image.src.hasPrefix("assets/") && image.src.hasSuffix(".svg"))
+            let svg = try #require(files["bundles/v1/" + image.src]).utf8String
+            #expect(svg.contains("<title id=\"title\">\(image.alt)</title>"))
+            #expect(
+                image.alt
+                    == (deck.locale == "en"
+                        ? "Two cones, points together, one above the other"
+                        : "Два конуса, соединённые вершинами, один над другим"))
+            let anchor = try #require(deck.cards.first { $0.id == "anchor" })
+            guard case .image? = anchor.back.last?.content, anchor.back.count == 2 else {
+                Issue.record("\(deck.locale): no drawing below the back: \(anchor.back)")
+                continue
+            }
+        }
+        #expect(compilation.files.contains { $0.path.hasPrefix("site/assets/") && $0.path.hasSuffix(".svg") })
+    }
+
+    @Test func reportsADescriptionsProblemsOnceWhereverItIsEmbedded() throws {
+        let vault = try TestVault(
+            [
+                "Signals/_deck.md": "---\ntype: deck\nlang: en\n---\n![[bad.drawing]]\nBad::Shape ^bad\n",
+                "Signals/_deck.ru.md": "---\ntype: deck\nlang: ru\n---\n![[bad.drawing]]\nПлохо::Знак ^bad\n",
+                "bad.drawing": "day\nball\nsphere\n",
+            ], config: "locales: [en, ru]\n")
+        defer { vault.remove() }
+        let diagnostics = try vault.diagnostics()
+        #expect(diagnostics.map(\.code) == [.drawingUnknownShape], "\(diagnostics.rendered)")
+        #expect(diagnostics.first?.file == "bad.drawing")
+        #expect(diagnostics.first?.position == SourcePosition(line: 3, column: 1))
+    }
+}
+
+extension Data {
+    fileprivate var utf8String: String { String(decoding: self, as: UTF8.self) }
+}
