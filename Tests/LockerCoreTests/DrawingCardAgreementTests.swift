@@ -121,4 +121,92 @@ import Testing
             }
         }
     }
+
+    /// What a card's words say is lit, longest phrases first, as ``shapePhrases``.
+    static let lightPhrases: [(phrase: String, lights: [Drawing.Light])] = [
+        ("no masthead light", []),
+        ("two masthead lights", [.masthead, .masthead]),
+        ("masthead light", [.masthead]),
+        ("power-driven vessel lights", [.masthead, .sidelights, .sternlight]),
+        ("sidelights", [.sidelights]),
+        ("sternlight", [.sternlight]),
+        ("towing light", [.towing]),
+        ("combined lantern", [.tricolour]),
+        ("red, white, red", [.red, .white, .red]),
+        ("red over green", [.red, .green]),
+        ("green over white", [.green, .white]),
+        ("red over white", [.red, .white]),
+        ("white over red", [.white, .red]),
+        ("three all-round red lights", [.red, .red, .red]),
+        ("two all-round red lights", [.red, .red]),
+        ("anchor lights", [.white, .white]),
+        ("all-round flashing yellow light", [.flashingYellow]),
+        ("all-round white light", [.white]),
+        ("an all-round light", [.white]),
+        ("white light", [.white]),
+    ]
+
+    /// The lights a text names, counted by kind; a side's text up to its first rule citation.
+    static func lights(in text: String) -> [Drawing.Light: Int] {
+        var rest = String(text.lowercased().prefix { $0 != "(" })
+        var counts: [Drawing.Light: Int] = [:]
+        for (phrase, lights) in lightPhrases {
+            while let range = rest.range(of: phrase) {
+                for light in lights { counts[light, default: 0] += 1 }
+                rest.replaceSubrange(range, with: " | ")
+            }
+        }
+        return counts
+    }
+
+    @Test func everyNavigationLightCardHasTheSameDrawingInEveryLanguage() throws {
+        let english = try Self.cards("navigation-lights", file: "_deck.md")
+        let russian = try Self.cards("navigation-lights", file: "_deck.ru.md")
+        #expect(english.count >= 24)
+        #expect(english.filter { $0.drawing == nil }.map(\.id) == [], "cards without a drawing")
+        #expect(english.map(\.id) == russian.map(\.id))
+        #expect(english.map(\.drawing) == russian.map(\.drawing), "the same drawings in Russian")
+    }
+
+    @Test func navigationLightDrawingsShowWhatTheirCardsSay() throws {
+        for card in try Self.cards("navigation-lights", file: "_deck.md") {
+            guard let name = card.drawing else { continue }
+            let drawing = try Self.drawing("navigation-lights", name)
+            #expect(drawing.scene != .day, "\(card.id): lights are drawn at night or from above")
+            let drawn = Dictionary(drawing.lightColumns.joined().map { ($0, 1) }, uniquingKeysWith: +)
+            let said = Self.lights(in: card.text)
+            #expect(!said.isEmpty, "\(card.id): the phrase table names no light in '\(card.text)'")
+            #expect(drawn == said, "\(card.id): '\(card.text)' says \(said), \(name) draws \(drawn)")
+            let text = String(card.text.lowercased().prefix { $0 != "(" })
+            // "X over Y", "X, Y, Z in a vertical line", "X above Y": one directly above the other.
+            let orders: [(String, [Drawing.Light])] = [
+                ("red over green", [.red, .green]), ("green over white", [.green, .white]),
+                ("red over white", [.red, .white]), ("white over red", [.white, .red]),
+                ("red, white, red", [.red, .white, .red]),
+                ("towing light above the sternlight", [.towing, .sternlight]),
+                ("masthead light abaft and higher", [.masthead, .masthead]),
+            ]
+            for (phrase, order) in orders where text.contains(phrase) {
+                #expect(
+                    drawing.lightRows.indices.contains { top in
+                        (0..<(drawing.lightRows[top].count)).contains { column in
+                            order.indices.allSatisfy { step in
+                                let row = top + step
+                                return row < drawing.lightRows.count && column < drawing.lightRows[row].count
+                                    && drawing.lightRows[row][column] == order[step]
+                            }
+                        }
+                    } || phrase.hasPrefix("masthead"), "\(card.id): \(phrase), one above the other")
+            }
+            for view in Drawing.View.allCases where text.contains("seen from \(view.rawValue)") {
+                #expect(drawing.views.contains(view), "\(card.id): seen from \(view.rawValue)")
+            }
+            // Whatever the view, some light of the drawing is seen.
+            for view in drawing.views {
+                #expect(
+                    drawing.lightRows.joined().contains { $0.map { !$0.colours(from: view).isEmpty } ?? false },
+                    "\(card.id): nothing is seen from \(view.rawValue)")
+            }
+        }
+    }
 }

@@ -82,6 +82,51 @@ import Testing
         #expect(try #require(parse("day\ncylinder\n").0).caption(locale: "de") == "A cylinder")
     }
 
+    @Test func readsANightDrawingWithItsViews() throws {
+        let (drawing, diagnostics) = parse("night ahead astern\nmasthead towing\nsidelights sternlight\n")
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+        let read = try #require(drawing)
+        #expect(read.views == [.ahead, .astern])
+        #expect(read.lightRows == [[.masthead, .towing], [.sidelights, .sternlight]])
+        let unknown = parse("night sideways\nlamp\n").1
+        #expect(unknown.map(\.code) == [.drawingInvalid, .drawingUnknownShape], "\(unknown.rendered)")
+        #expect(unknown.map(\.position) == [SourcePosition(line: 1, column: 7), SourcePosition(line: 2, column: 1)])
+        #expect(parse("night\nred\n").1.map(\.code) == [.drawingInvalid])
+    }
+
+    @Test func lightsShowTheColoursOfTheirArcsFromEachView() {
+        #expect(Drawing.Light.sidelights.colours(from: .ahead) == [.green, .red])
+        #expect(Drawing.Light.sidelights.colours(from: .starboard) == [.green])
+        #expect(Drawing.Light.sidelights.colours(from: .port) == [.red])
+        #expect(Drawing.Light.sidelights.colours(from: .astern) == [])
+        #expect(Drawing.Light.masthead.colours(from: .astern) == [])
+        #expect(Drawing.Light.sternlight.colours(from: .astern) == [.white])
+        #expect(Drawing.Light.sternlight.colours(from: .starboard) == [])
+        #expect(Drawing.Light.towing.colours(from: .astern) == [.yellow])
+        #expect(Drawing.Light.red.colours(from: .port) == [.red])
+        // Rule 21: 225° + 135° round the horizon; the sidelights share the masthead light's arc.
+        let masthead = Drawing.Light.masthead.arcs.map { $0.to - $0.from }.reduce(0, +)
+        let stern = Drawing.Light.sternlight.arcs.map { $0.to - $0.from }.reduce(0, +)
+        #expect(masthead == 225 && stern == 135 && masthead + stern == 360)
+        #expect(Drawing.Light.sidelights.arcs.map { $0.to - $0.from } == [112.5, 112.5])
+    }
+
+    @Test func drawsOnlyTheLightsSeenFromEachView() throws {
+        let drawing = try #require(parse("night starboard astern\nsternlight sidelights\n").0)
+        let svg = DrawingRenderer.svg(drawing, title: drawing.caption(locale: "en"))
+        #expect(svg.contains(DrawingRenderer.hex(.green)) && !svg.contains(DrawingRenderer.hex(.red)))
+        #expect(
+            drawing.caption(locale: "en")
+                == "Seen from starboard, top to bottom: green sidelight. Seen from astern, top to bottom: white sternlight"
+        )
+        let fishing = try #require(parse("night ahead\nred\nwhite\n").0)
+        #expect(
+            fishing.caption(locale: "ru") == "Вид спереди, сверху вниз: красный круговой огонь; белый круговой огонь")
+        let plan = try #require(parse("plan\nmasthead\n").0)
+        #expect(plan.caption(locale: "en") == "From above, bow up: white masthead light, 225° forward")
+        #expect(DrawingRenderer.svg(plan, title: "x").contains("<path d=\"M"))
+    }
+
     @Test func deckCardsCarryTheDrawingAsAnImageOnEitherSide() throws {
         let vault = try TestVault(
             [

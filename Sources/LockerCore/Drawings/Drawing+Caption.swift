@@ -3,7 +3,13 @@
 extension Drawing {
     /// The caption in `locale`'s language.
     func caption(locale: String) -> String {
-        let words = locale.lowercased().hasPrefix("ru") ? Words.russian : Words.english
+        let russian = locale.lowercased().hasPrefix("ru")
+        switch scene {
+        case .day: break
+        case .night: return nightCaption(russian: russian)
+        case .plan: return planCaption(russian: russian)
+        }
+        let words = russian ? Words.russian : Words.english
         let phrases = columns.filter { !$0.isEmpty }.map { words.column($0) }
         guard phrases.count > 1 else { return Self.capitalized(phrases.first ?? "") }
         return words.sideBySide + phrases.joined(separator: "; ")

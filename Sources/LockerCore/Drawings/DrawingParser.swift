@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads a `.drawing` file into a ``Drawing``, reporting what is wrong with it at its line and
-/// column: a scene word (`day`) on the first line that is not a comment, then a row of the
-/// grid per line, its places separated by spaces, `-` for an empty one.
+/// column: a scene (`day`, `night` and its views, `plan`) on the first line that is not a
+/// comment, then a row of the grid per line, its places separated by spaces, `-` for an empty one.
 enum DrawingParser {
     /// The largest description read: a drawing is a few short lines.
     static let maxSize = 4096
@@ -25,7 +25,9 @@ enum DrawingParser {
             return (nil, diagnostics)
         }
         var scene: Drawing.Scene?
+        var views: [Drawing.View] = []
         var rows: [[Drawing.Shape?]] = []
+        var lightRows: [[Drawing.Light?]] = []
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
             separator: "\n", omittingEmptySubsequences: false)
         for (offset, line) in lines.enumerated() {
@@ -39,10 +41,50 @@ enum DrawingParser {
                         hint: "start with one of: \(Drawing.Scene.allCases.map(\.rawValue).joined(separator: ", "))")
                     return (nil, diagnostics)
                 }
-                if words.count > 1 {
+                if found == .night {
+                    for word in words.dropFirst() {
+                        guard let view = Drawing.View(rawValue: word.text), !views.contains(view) else {
+                            invalid(
+                                "'\(word.text)' is not a view, or is named twice", at: position(word.column),
+                                hint:
+                                    "name where the lights are seen from: \(Drawing.View.allCases.map(\.rawValue).joined(separator: ", "))"
+                            )
+                            continue
+                        }
+                        views.append(view)
+                    }
+                    if views.isEmpty && words.count == 1 {
+                        invalid(
+                            "a night drawing names where it is seen from", at: position(first.column),
+                            hint: "write e.g. 'night ahead' or 'night starboard astern'")
+                    }
+                } else if words.count > 1 {
                     invalid("the scene line holds only '\(first.text)'", at: position(words[1].column))
                 }
                 scene = found
+                continue
+            }
+            if scene != .day {
+                guard lightRows.count < maxRows else {
+                    invalid("a drawing has at most \(maxRows) rows", at: position(first.column))
+                    break
+                }
+                if words.count > maxColumns {
+                    invalid("a row has at most \(maxColumns) places", at: position(words[maxColumns].column))
+                }
+                lightRows.append(
+                    words.prefix(maxColumns).map { word in
+                        if word.text == "-" { return nil }
+                        if let light = Drawing.Light(rawValue: word.text) { return light }
+                        diagnostics.append(
+                            Diagnostic(
+                                .error, .drawingUnknownShape, "unknown light '\(word.text)'", file: file,
+                                at: position(word.column),
+                                hint:
+                                    "use one of: \(Drawing.Light.allCases.map(\.rawValue).joined(separator: ", ")), or - for an empty place"
+                            ))
+                        return nil
+                    })
                 continue
             }
             guard rows.count < maxRows else {
@@ -75,13 +117,17 @@ enum DrawingParser {
             invalid("drawing is empty", hint: "write a scene (day) on the first line, then a row of shapes per line")
             return (nil, diagnostics)
         }
-        guard rows.contains(where: { $0.contains { $0 != nil } }) else {
+        guard
+            rows.contains(where: { $0.contains { $0 != nil } })
+                || lightRows.contains(where: { $0.contains { $0 != nil } })
+        else {
             if diagnostics.isEmpty {
-                invalid("drawing shows no shape", hint: "write a row of shapes below '\(scene.rawValue)'")
+                invalid("drawing shows nothing", hint: "write a row of shapes or lights below '\(scene.rawValue)'")
             }
             return (nil, diagnostics)
         }
-        return (Drawing(scene: scene, rows: rows), diagnostics)
+        guard scene != .night || !views.isEmpty else { return (nil, diagnostics) }
+        return (Drawing(scene: scene, rows: rows, lightRows: lightRows, views: views), diagnostics)
     }
 
     /// The words of a line, split at spaces and tabs, with the column (in Unicode scalars) each starts at.

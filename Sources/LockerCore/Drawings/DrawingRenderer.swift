@@ -13,6 +13,22 @@ enum DrawingRenderer {
 
     /// The SVG document, its title (and alt text) the caption given.
     static func svg(_ drawing: Drawing, title: String) -> String {
+        switch drawing.scene {
+        case .day: daySVG(drawing, title: title)
+        case .night: nightSVG(drawing, title: title)
+        case .plan: planSVG(drawing, title: title)
+        }
+    }
+
+    /// The opening of the SVG document, its title and its background.
+    static func header(width: Int, height: Int, title: String, background: String) -> String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width / 2)\" height=\"\(height / 2)\" role=\"img\" aria-labelledby=\"title\">"
+            + "<title id=\"title\">\(escaped(title))</title>"
+            + "<rect width=\"\(width)\" height=\"\(height)\" fill=\"\(background)\"/>"
+    }
+
+    /// Black shapes on a light sky.
+    private static func daySVG(_ drawing: Drawing, title: String) -> String {
         let columns = drawing.columnCount
         let widths = (0..<columns).map { column in
             drawing.rows.compactMap { column < $0.count ? $0[column].map(size) : nil }.map(\.width).max() ?? 60
@@ -32,10 +48,7 @@ enum DrawingRenderer {
             tops.append(y)
             y += h + gap
         }
-        var svg =
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width / 2)\" height=\"\(height / 2)\" role=\"img\" aria-labelledby=\"title\">"
-        svg += "<title id=\"title\">\(escaped(title))</title>"
-        svg += "<rect width=\"\(width)\" height=\"\(height)\" fill=\"\(sky)\"/>"
+        var svg = header(width: width, height: height, title: title, background: sky)
         // The hoist between shapes one above the other in a column, drawn behind them.
         for column in 0..<columns {
             var previousBottom: Int?
