@@ -209,4 +209,65 @@ import Testing
             }
         }
     }
+
+    /// The sound cards that are drawn: a signal of blasts or of the bell. The rest ask what a
+    /// small vessel must sound, or name a fog horn and a gun, which a timeline does not show.
+    static let undrawnSounds: Set<String> = ["fog-12-to-20", "fog-under-12", "distress-sound"]
+
+    /// The signal a text names, in order, read word by word: a number and `short`, `prolonged`
+    /// or `(separate) strokes` gives that many; a bare `short` or `prolonged` one; "rapid
+    /// ringing" or "rung rapidly" the bell. A side's text up to its first rule citation.
+    static func signal(in text: String) -> [Drawing.Sound] {
+        let numbers = ["a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5]
+        let words = text.lowercased().prefix { $0 != "(" }.split { !$0.isLetter && $0 != "-" }.map(String.init)
+        var signal: [Drawing.Sound] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            var count = 1
+            var next = index
+            if let number = numbers[word], index + 1 < words.count {
+                count = number
+                next = index + 1
+                if words[next] == "separate", next + 1 < words.count { next += 1 }
+            }
+            // "At least five short and rapid blasts": five short.
+            switch words[next] {
+            case "short": signal += Array(repeating: .short, count: count)
+            case "prolonged": signal += Array(repeating: .prolonged, count: count)
+            case "strokes", "stroke": signal += Array(repeating: .stroke, count: count)
+            case "ringing" where word == "rapid" || (index > 0 && words[index - 1] == "rapid"): signal.append(.bell)
+            case "rung" where next + 1 < words.count && words[next + 1] == "rapidly": signal.append(.bell)
+            default:
+                index += 1
+                continue
+            }
+            index = next + 1
+        }
+        return signal
+    }
+
+    @Test func everySoundSignalCardHasTheSameDrawingInEveryLanguage() throws {
+        let english = try Self.cards("sound-signals", file: "_deck.md")
+        let russian = try Self.cards("sound-signals", file: "_deck.ru.md")
+        #expect(english.count >= 23)
+        #expect(
+            english.filter { ($0.drawing == nil) != Self.undrawnSounds.contains($0.id) }.map(\.id) == [],
+            "cards with a drawing where there is none to make, or without one")
+        #expect(english.map(\.id) == russian.map(\.id))
+        #expect(english.map(\.drawing) == russian.map(\.drawing), "the same drawings in Russian")
+    }
+
+    @Test func soundDrawingsSoundWhatTheirCardsSay() throws {
+        for card in try Self.cards("sound-signals", file: "_deck.md") {
+            guard let name = card.drawing else { continue }
+            let drawing = try Self.drawing("sound-signals", name)
+            #expect(drawing.scene == .sound, "\(card.id): a sound signal is drawn as sounds")
+            let said = Self.signal(in: card.text)
+            #expect(!said.isEmpty, "\(card.id): no signal read in '\(card.text)'")
+            #expect(
+                drawing.soundRows == [said],
+                "\(card.id): '\(card.text)' says \(said), \(name) sounds \(drawing.soundRows)")
+        }
+    }
 }

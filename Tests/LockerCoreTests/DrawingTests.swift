@@ -46,8 +46,8 @@ import Testing
         let rows = parse("day\n" + String(repeating: "ball\n", count: 20)).1
         #expect(rows.map(\.code) == [.drawingInvalid])
         #expect(rows.first?.position == SourcePosition(line: 10, column: 1))
-        let wide = parse("day\n" + String(repeating: "ball ", count: 7) + "\n").1
-        #expect(wide.first?.position == SourcePosition(line: 2, column: 31))
+        let wide = parse("day\n" + String(repeating: "ball ", count: 9) + "\n").1
+        #expect(wide.first?.position == SourcePosition(line: 2, column: 41))
         let huge = parse("day\n" + String(repeating: "#", count: 10_000)).1
         #expect(huge.map(\.code) == [.drawingInvalid])
         #expect(
@@ -127,6 +127,26 @@ import Testing
         #expect(DrawingRenderer.svg(plan, title: "x").contains("<path d=\"M"))
     }
 
+    @Test func drawsSoundSignalsAsTimelinesAsLongAsTheySound() throws {
+        let (drawing, diagnostics) = parse("sound\nprolonged short short\n")
+        #expect(diagnostics.isEmpty, "\(diagnostics.rendered)")
+        let read = try #require(drawing)
+        #expect(read.soundRows == [[.prolonged, .short, .short]])
+        #expect(read.caption(locale: "en") == "One prolonged blast, two short blasts")
+        #expect(read.caption(locale: "ru") == "Один продолжительный гудок, два коротких гудка")
+        let svg = DrawingRenderer.svg(read, title: "x")
+        // Five seconds, then a second's pause, then one second, at 40 units to the second.
+        #expect(svg.contains("<rect x=\"40\" y=\"40\" width=\"200\""))
+        #expect(svg.contains("<rect x=\"280\" y=\"40\" width=\"40\""))
+        let bell = try #require(parse("sound\nstroke stroke stroke bell stroke stroke stroke\n").0)
+        #expect(
+            bell.caption(locale: "en")
+                == "Three strokes on the bell, rapid ringing of the bell, three strokes on the bell")
+        let unknown = parse("sound\nshort hoot\n").1
+        #expect(unknown.map(\.code) == [.drawingUnknownShape])
+        #expect(unknown.first?.position == SourcePosition(line: 2, column: 7))
+    }
+
     @Test func deckCardsCarryTheDrawingAsAnImageOnEitherSide() throws {
         let vault = try TestVault(
             [
@@ -163,6 +183,23 @@ import Testing
             }
         }
         #expect(compilation.files.contains { $0.path.hasPrefix("site/assets/") && $0.path.hasSuffix(".svg") })
+    }
+
+    @Test func anImageSharingItsLineWithACardIsThatCardsSideNotADrawingOfTheCardAbove() throws {
+        let vault = try TestVault([
+            "Signals/_deck.md": "---\ntype: deck\n---\nAlpha::Diver down ^a\n![[b.drawing]]::Ball ^b\n",
+            "b.drawing": "day\nball\n",
+        ])
+        defer { vault.remove() }
+        let compilation = try vault.compile()
+        #expect(compilation.diagnostics.isEmpty, "\(compilation.diagnostics.rendered)")
+        let deck = try #require(compilation.decks.first)
+        #expect(deck.cards.map(\.id) == ["a", "b"])
+        #expect(deck.cards.first?.back.count == 1)
+        guard case .image? = deck.cards.last?.front.first?.content else {
+            Issue.record("the image is not card b's front: \(deck.cards)")
+            return
+        }
     }
 
     @Test func reportsADescriptionsProblemsOnceWhereverItIsEmbedded() throws {

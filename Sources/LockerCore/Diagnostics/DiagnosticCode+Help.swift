@@ -224,11 +224,11 @@ extension DiagnosticCode {
             fix: "Give one a different ID."),
         .drawingInvalid: Help(
             "A `.drawing` description that cannot be read: no scene, too large, too many rows or places.",
-            "A `.drawing` file is empty, does not start with a scene (`day`, `night` and its views, `plan`), is not UTF-8, is larger than 4 KiB, or has more than 8 rows or 6 places in a row.",
+            "A `.drawing` file is empty, does not start with a scene (`day`, `night` and its views, `plan`, `sound`), is not UTF-8, is larger than 4 KiB, or has more than 8 rows or 8 places in a row.",
             fix: "Start with the scene, then write a row of shapes per line, within the limits."),
         .drawingUnknownShape: Help(
-            "A place in a `.drawing` description names no shape or light the drawing knows.",
-            "A place in a row of a `.drawing` file is neither a shape of a `day` drawing (`ball`, `cone-up`, `cone-down`, `cylinder`, `diamond`, `flag-a`, `square-flag`), a light of a `night` or `plan` one (`masthead`, `sidelights`, `sternlight`, `towing`, `tricolour`, `white`, `red`, `green`, `yellow`, `flashing-yellow`), nor `-`.",
+            "A place in a `.drawing` description names no shape, light or sound the drawing knows.",
+            "A place in a row of a `.drawing` file is neither a shape of a `day` drawing (`ball`, `cone-up`, `cone-down`, `cylinder`, `diamond`, `flag-a`, `square-flag`), a light of a `night` or `plan` one (`masthead`, `sidelights`, `sternlight`, `towing`, `tricolour`, `white`, `red`, `green`, `yellow`, `flashing-yellow`), a sound of a `sound` one (`short`, `prolonged`, `stroke`, `bell`), nor `-`.",
             fix: "Use one of the shapes the hint lists, or `-` for an empty place."),
         .idDerived: Help(
             "A checklist item or card without an explicit ID: its derived ID changes with its text.",

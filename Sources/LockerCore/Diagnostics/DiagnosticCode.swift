@@ -129,7 +129,7 @@ extension DiagnosticCode {
     // Drawings
     /// A `.drawing` description that cannot be read: no scene, too large, too many rows or places.
     public static let drawingInvalid = DiagnosticCode(rawValue: "drawing.invalid")
-    /// A place in a `.drawing` description names no shape or light the drawing knows.
+    /// A place in a `.drawing` description names no shape, light or sound the drawing knows.
     public static let drawingUnknownShape = DiagnosticCode(rawValue: "drawing.unknown-shape")
 
     // Item and card identity

@@ -8,6 +8,7 @@ extension Drawing {
         case .day: break
         case .night: return nightCaption(russian: russian)
         case .plan: return planCaption(russian: russian)
+        case .sound: return soundCaption(russian: russian)
         }
         let words = russian ? Words.russian : Words.english
         let phrases = columns.filter { !$0.isEmpty }.map { words.column($0) }

@@ -9,6 +9,20 @@ struct Drawing: Sendable, Hashable {
         case night
         /// The arcs of lights from above, bow up, on a dark sea.
         case plan
+        /// Sound signals as a timeline, left to right, a row per signal.
+        case sound
+    }
+
+    /// A part of a sound signal (Rules 32–35).
+    enum Sound: String, Sendable, Hashable, CaseIterable {
+        /// A blast of about one second.
+        case short
+        /// A blast of four to six seconds.
+        case prolonged
+        /// One stroke on the bell.
+        case stroke
+        /// The bell rung rapidly for about five seconds.
+        case bell
     }
 
     /// Where a night drawing is seen from, relative to the vessel.
@@ -56,6 +70,8 @@ struct Drawing: Sendable, Hashable {
     var lightRows: [[Light?]] = []
     /// The views of a night drawing, one panel each, left to right.
     var views: [View] = []
+    /// The signals of a sound drawing, top row first, each in the order sounded.
+    var soundRows: [[Sound]] = []
 
     /// The lights of each column, top to bottom, left to right.
     var lightColumns: [[Light]] {

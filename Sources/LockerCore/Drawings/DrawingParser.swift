@@ -1,14 +1,14 @@
 import Foundation
 
 /// Reads a `.drawing` file into a ``Drawing``, reporting what is wrong with it at its line and
-/// column: a scene (`day`, `night` and its views, `plan`) on the first line that is not a
+/// column: a scene (`day`, `night` and its views, `plan`, `sound`) on the first line that is not a
 /// comment, then a row of the grid per line, its places separated by spaces, `-` for an empty one.
 enum DrawingParser {
     /// The largest description read: a drawing is a few short lines.
     static let maxSize = 4096
     /// The most rows and places in a row: a signal is a few shapes.
     static let maxRows = 8
-    static let maxColumns = 6
+    static let maxColumns = 8
 
     /// The drawing the text describes, or nil when it describes none; with its problems.
     static func parse(_ data: Data, file: String) -> (drawing: Drawing?, diagnostics: [Diagnostic]) {
@@ -28,6 +28,7 @@ enum DrawingParser {
         var views: [Drawing.View] = []
         var rows: [[Drawing.Shape?]] = []
         var lightRows: [[Drawing.Light?]] = []
+        var soundRows: [[Drawing.Sound]] = []
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
             separator: "\n", omittingEmptySubsequences: false)
         for (offset, line) in lines.enumerated() {
@@ -62,6 +63,26 @@ enum DrawingParser {
                     invalid("the scene line holds only '\(first.text)'", at: position(words[1].column))
                 }
                 scene = found
+                continue
+            }
+            if scene == .sound {
+                guard soundRows.count < maxRows else {
+                    invalid("a drawing has at most \(maxRows) rows", at: position(first.column))
+                    break
+                }
+                if words.count > maxColumns {
+                    invalid("a row has at most \(maxColumns) places", at: position(words[maxColumns].column))
+                }
+                soundRows.append(
+                    words.prefix(maxColumns).compactMap { word in
+                        if let sound = Drawing.Sound(rawValue: word.text) { return sound }
+                        diagnostics.append(
+                            Diagnostic(
+                                .error, .drawingUnknownShape, "unknown sound '\(word.text)'", file: file,
+                                at: position(word.column),
+                                hint: "use one of: \(Drawing.Sound.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        return nil
+                    })
                 continue
             }
             if scene != .day {
@@ -119,15 +140,17 @@ enum DrawingParser {
         }
         guard
             rows.contains(where: { $0.contains { $0 != nil } })
-                || lightRows.contains(where: { $0.contains { $0 != nil } })
+                || lightRows.contains(where: { $0.contains { $0 != nil } }) || soundRows.contains(where: { !$0.isEmpty })
         else {
             if diagnostics.isEmpty {
-                invalid("drawing shows nothing", hint: "write a row of shapes or lights below '\(scene.rawValue)'")
+                invalid("drawing shows nothing", hint: "write a row of shapes, lights or sounds below '\(scene.rawValue)'")
             }
             return (nil, diagnostics)
         }
         guard scene != .night || !views.isEmpty else { return (nil, diagnostics) }
-        return (Drawing(scene: scene, rows: rows, lightRows: lightRows, views: views), diagnostics)
+        return (
+            Drawing(scene: scene, rows: rows, lightRows: lightRows, views: views, soundRows: soundRows), diagnostics
+        )
     }
 
     /// The words of a line, split at spaces and tabs, with the column (in Unicode scalars) each starts at.

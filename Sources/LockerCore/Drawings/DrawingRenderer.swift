@@ -17,6 +17,7 @@ enum DrawingRenderer {
         case .day: daySVG(drawing, title: title)
         case .night: nightSVG(drawing, title: title)
         case .plan: planSVG(drawing, title: title)
+        case .sound: soundSVG(drawing, title: title)
         }
     }
 
