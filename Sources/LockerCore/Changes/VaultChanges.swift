@@ -81,33 +81,22 @@ public struct VaultChanges: Sendable {
     /// at ``base``) does not have: the same file, code, message, position and severity. An
     /// unchanged file's positions are what they were, so a problem that matches is an old one.
     public func reported(_ diagnostics: [Diagnostic], baseline: [Diagnostic]) -> [Diagnostic] {
-        var before: [Problem: Int] = [:]
+        // A problem is the same one without its hint, which may name things the change added.
+        func problem(_ diagnostic: Diagnostic) -> Diagnostic {
+            var problem = diagnostic
+            problem.hint = nil
+            return problem
+        }
+        var before: [Diagnostic: Int] = [:]
         for diagnostic in baseline where !paths.contains(diagnostic.file) {
-            before[Problem(diagnostic), default: 0] += 1
+            before[problem(diagnostic), default: 0] += 1
         }
         return diagnostics.filter { diagnostic in
             guard !paths.contains(diagnostic.file) else { return true }
-            let problem = Problem(diagnostic)
-            guard let count = before[problem], count > 0 else { return true }
-            before[problem] = count - 1
+            let old = problem(diagnostic)
+            guard let count = before[old], count > 0 else { return true }
+            before[old] = count - 1
             return false
-        }
-    }
-
-    /// What makes two problems the same one, in a file the changes did not touch.
-    private struct Problem: Hashable {
-        var file: String
-        var code: DiagnosticCode
-        var message: String
-        var position: SourcePosition
-        var severity: Severity
-
-        init(_ diagnostic: Diagnostic) {
-            file = diagnostic.file
-            code = diagnostic.code
-            message = diagnostic.message
-            position = diagnostic.position
-            severity = diagnostic.severity
         }
     }
 }

@@ -29,6 +29,27 @@ enum DrawingParser {
         var rows: [[Drawing.Shape?]] = []
         var lightRows: [[Drawing.Light?]] = []
         var soundRows: [[Drawing.Sound]] = []
+        // One kind of row per drawing, as its scene says: one count of them.
+        var rowCount = 0
+        /// A row's places, `-` an empty one where `emptyPlaces`; a word that names nothing is
+        /// reported and left empty.
+        func read<Place: RawRepresentable & CaseIterable>(
+            _ words: ArraySlice<(text: String, column: Int)>, as _: Place.Type, _ noun: String,
+            emptyPlaces: Bool = false,
+            at position: (Int) -> SourcePosition
+        ) -> [Place?] where Place.RawValue == String {
+            words.map { word in
+                if emptyPlaces, word.text == "-" { return nil }
+                if let place = Place(rawValue: word.text) { return place }
+                let names = Place.allCases.map(\.rawValue).joined(separator: ", ")
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .drawingUnknownShape, "unknown \(noun) '\(word.text)'", file: file,
+                        at: position(word.column),
+                        hint: "use one of: \(names)" + (emptyPlaces ? ", or - for an empty place" : "")))
+                return nil
+            }
+        }
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
             separator: "\n", omittingEmptySubsequences: false)
         for (offset, line) in lines.enumerated() {
@@ -65,74 +86,20 @@ enum DrawingParser {
                 scene = found
                 continue
             }
-            if scene == .sound {
-                guard soundRows.count < maxRows else {
-                    invalid("a drawing has at most \(maxRows) rows", at: position(first.column))
-                    break
-                }
-                if words.count > maxColumns {
-                    invalid("a row has at most \(maxColumns) places", at: position(words[maxColumns].column))
-                }
-                soundRows.append(
-                    words.prefix(maxColumns).compactMap { word in
-                        if let sound = Drawing.Sound(rawValue: word.text) { return sound }
-                        diagnostics.append(
-                            Diagnostic(
-                                .error, .drawingUnknownShape, "unknown sound '\(word.text)'", file: file,
-                                at: position(word.column),
-                                hint: "use one of: \(Drawing.Sound.allCases.map(\.rawValue).joined(separator: ", "))"))
-                        return nil
-                    })
-                continue
-            }
-            if scene != .day {
-                guard lightRows.count < maxRows else {
-                    invalid("a drawing has at most \(maxRows) rows", at: position(first.column))
-                    break
-                }
-                if words.count > maxColumns {
-                    invalid("a row has at most \(maxColumns) places", at: position(words[maxColumns].column))
-                }
-                lightRows.append(
-                    words.prefix(maxColumns).map { word in
-                        if word.text == "-" { return nil }
-                        if let light = Drawing.Light(rawValue: word.text) { return light }
-                        diagnostics.append(
-                            Diagnostic(
-                                .error, .drawingUnknownShape, "unknown light '\(word.text)'", file: file,
-                                at: position(word.column),
-                                hint:
-                                    "use one of: \(Drawing.Light.allCases.map(\.rawValue).joined(separator: ", ")), or - for an empty place"
-                            ))
-                        return nil
-                    })
-                continue
-            }
-            guard rows.count < maxRows else {
+            guard rowCount < maxRows else {
                 invalid("a drawing has at most \(maxRows) rows", at: position(first.column))
                 break
             }
+            rowCount += 1
             if words.count > maxColumns {
                 invalid("a row has at most \(maxColumns) places", at: position(words[maxColumns].column))
             }
-            var row: [Drawing.Shape?] = []
-            for word in words.prefix(maxColumns) {
-                if word.text == "-" {
-                    row.append(nil)
-                } else if let shape = Drawing.Shape(rawValue: word.text) {
-                    row.append(shape)
-                } else {
-                    diagnostics.append(
-                        Diagnostic(
-                            .error, .drawingUnknownShape, "unknown shape '\(word.text)'", file: file,
-                            at: position(word.column),
-                            hint:
-                                "use one of: \(Drawing.Shape.allCases.map(\.rawValue).joined(separator: ", ")), or - for an empty place"
-                        ))
-                    row.append(nil)
-                }
+            let places = words.prefix(maxColumns)
+            switch scene {
+            case .sound: soundRows.append(read(places, as: Drawing.Sound.self, "sound", at: position).compactMap { $0 })
+            case .day: rows.append(read(places, as: Drawing.Shape.self, "shape", emptyPlaces: true, at: position))
+            default: lightRows.append(read(places, as: Drawing.Light.self, "light", emptyPlaces: true, at: position))
             }
-            rows.append(row)
         }
         guard let scene else {
             invalid("drawing is empty", hint: "write a scene (day) on the first line, then a row of shapes per line")
@@ -140,10 +107,12 @@ enum DrawingParser {
         }
         guard
             rows.contains(where: { $0.contains { $0 != nil } })
-                || lightRows.contains(where: { $0.contains { $0 != nil } }) || soundRows.contains(where: { !$0.isEmpty })
+                || lightRows.contains(where: { $0.contains { $0 != nil } })
+                || soundRows.contains(where: { !$0.isEmpty })
         else {
             if diagnostics.isEmpty {
-                invalid("drawing shows nothing", hint: "write a row of shapes, lights or sounds below '\(scene.rawValue)'")
+                invalid(
+                    "drawing shows nothing", hint: "write a row of shapes, lights or sounds below '\(scene.rawValue)'")
             }
             return (nil, diagnostics)
         }
